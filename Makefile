@@ -1,0 +1,122 @@
+# dynhz: see README.md.
+#
+#   make                 build/host/libdynhz.a (variable HZ)
+#   make CONFIG_HZ=250   constant-HZ build (into build/host-hz250/)
+#   make DEBUG=1         debug build (into build/host-debug/)
+#   make M32=1           32-bit host build, as the i386 kernel sees the core
+#   make SAN=1           ASan + UBSan
+#   make USER_HZ=1024    another USER_HZ (x86's is 100)
+#   make test            build and run the unit tests of that one build
+#   make check           every test of every build, then "N passed, N failed"
+#   make check-long      the long exhaustive runs (not in CI)
+#   make bench           benchmarks, side by side
+#   make run             boot with HZ=333 (or make run HZ=1000, CMDLINE='hz=300')
+
+CC	?= gcc
+AR	?= ar
+CLANG	?= clang
+
+CONFIG_HZ ?=
+DEBUG	?=
+M32	?=
+SAN	?=
+USER_HZ ?=
+
+# Build directory: one per variant, so variants never mix objects.
+VARIANT := host$(if $(M32),-32)$(if $(USER_HZ),-uhz$(USER_HZ))
+B	:= build/$(VARIANT)$(if $(CONFIG_HZ),-hz$(CONFIG_HZ))$(if $(DEBUG),-debug)$(if $(SAN),-san)
+VB	:= build/$(VARIANT)
+
+WARN	:= -Wall -Wextra -Werror=implicit-function-declaration -Wshadow -Wstrict-prototypes \
+	   -Wmissing-prototypes -Wno-unused-function
+ARCH	:= $(if $(M32),-m32)
+comma	:= ,
+SANF	:= $(if $(SAN),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+DEFS	:= $(if $(CONFIG_HZ),-DCONFIG_HZ=$(CONFIG_HZ)) $(if $(DEBUG),-DDYNHZ_DEBUG) \
+	   $(if $(USER_HZ),-DUSER_HZ=$(USER_HZ))
+INC	:= -Iinclude $(if $(CONFIG_HZ),-I$(B)/gen)
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=gnu11 $(ARCH) $(WARN) $(SANF) $(DEFS) $(INC)
+# The core and lib are freestanding: no libc headers, no builtins assumed.
+CORE_CFLAGS := $(CFLAGS) -ffreestanding
+LDFLAGS += $(ARCH) $(SANF)
+
+CORE_SRC := $(wildcard time/*.c) $(wildcard lib/*.c)
+HOST_SRC := host/host.c
+LIB_OBJ	 := $(CORE_SRC:%.c=$(B)/%.o) $(HOST_SRC:%.c=$(B)/%.o)
+GEN_HDR	 := $(if $(CONFIG_HZ),$(B)/gen/dynhz/timeconst.h)
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+TEST_SUPPORT := $(B)/tests/ref.o
+
+.PHONY: all lib unit-bins print-builddir test check check-long bench run clean timeconst-gen fuzz format
+
+all: lib
+lib: $(B)/libdynhz.a
+
+$(B)/libdynhz.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(B)/time/%.o $(B)/lib/%.o: CFLAGS := $(CORE_CFLAGS)
+$(B)/%.o: %.c $(GEN_HDR) | $(B)/.dirs
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/.dirs:
+	@mkdir -p $(B)/time $(B)/lib $(B)/host $(B)/tests $(B)/tools && touch $@
+
+# The constant build's conversion constants, computed by the variable core
+# of the same word size and USER_HZ (as Linux computes timeconst.h with bc).
+timeconst-gen: $(VB)/timeconst-gen
+$(VB)/timeconst-gen: host/timeconst_gen.c $(VB)/libdynhz.a
+	$(CC) $(CFLAGS) $< $(VB)/libdynhz.a -o $@
+ifneq ($(B),$(VB))
+$(VB)/libdynhz.a: FORCE_VAR
+	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= lib
+FORCE_VAR:
+endif
+$(B)/gen/dynhz/timeconst.h: | $(B)/.dirs
+	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= timeconst-gen
+	@mkdir -p $(dir $@)
+	$(VB)/timeconst-gen $(CONFIG_HZ) > $@.tmp && mv $@.tmp $@
+
+# Unit tests (cmocka).
+$(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(B)/libdynhz.a
+	$(CC) $(CFLAGS) -Itests/unit $< $(TEST_SUPPORT) $(B)/libdynhz.a -lcmocka $(LDFLAGS) -o $@
+$(B)/tests/ref.o: tests/unit/ref.c tests/unit/ref.h | $(B)/.dirs
+	$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
+
+unit-bins: $(UNIT_BIN)
+print-builddir:
+	@echo $(B)
+
+test: $(UNIT_BIN)
+	@for t in $(UNIT_BIN); do echo "== $(B): $$t"; $$t || exit 1; done
+
+check:
+	@bash scripts/check.sh
+
+check-long:
+	@bash scripts/check-long.sh
+
+bench:
+	@bash scripts/bench.sh
+
+HZ	?= 333
+CMDLINE ?= hz=$(HZ)
+run: $(B)/tools/dynhz-demo
+	$(B)/tools/dynhz-demo "$(CMDLINE)"
+$(B)/tools/dynhz-demo: tools/demo.c $(B)/libdynhz.a
+	$(CC) $(CFLAGS) $< $(B)/libdynhz.a $(LDFLAGS) -o $@
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build
+
+# Other areas keep their rules beside their code.
+include $(wildcard mk/*.mk)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

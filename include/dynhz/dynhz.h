@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* The whole public API of the dynhz core. */
+#ifndef DYNHZ_DYNHZ_H
+#define DYNHZ_DYNHZ_H
+
+#include <dynhz/types.h>
+#include <dynhz/errno.h>
+#include <dynhz/hz.h>
+#include <dynhz/time64.h>
+#include <dynhz/conv.h>
+#include <dynhz/jiffies.h>
+#include <dynhz/bootparam.h>
+#include <dynhz/printk.h>
+#include <dynhz/host.h>
+
+#endif

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * HZ, the requested tick rate, and USER_HZ, the rate user space sees.
+ *
+ * Three builds from the same sources:
+ *  - variable (default): HZ reads a variable written once at boot, so a
+ *    static initializer that uses HZ does not compile (and should not:
+ *    nothing is known about HZ before boot);
+ *  - constant (-DCONFIG_HZ=N): HZ is a literal and conversions fold;
+ *  - debug (-DDYNHZ_DEBUG): like variable, but reading HZ before hz setup
+ *    panics with the file and line of the read.
+ */
+#ifndef DYNHZ_HZ_H
+#define DYNHZ_HZ_H
+
+#include <dynhz/types.h>
+
+#ifndef USER_HZ
+#define USER_HZ 100	/* x86; the tests also build with 32 and 1024 */
+#endif
+
+#define HZ_MIN	   19	 /* the PIT's 16-bit divisor cannot go slower */
+#define HZ_MAX	   10000 /* beyond this the tick is all overhead */
+#define HZ_DEFAULT 250
+
+#if defined(CONFIG_HZ)
+#if CONFIG_HZ < HZ_MIN || CONFIG_HZ > HZ_MAX
+#error "CONFIG_HZ out of range 19..10000"
+#endif
+#define HZ ((unsigned int)CONFIG_HZ)
+#elif defined(DYNHZ_DEBUG)
+#define HZ dz_hz_checked(__FILE__, __LINE__)
+#else
+#define HZ ((unsigned int)dynhz_hz)
+#endif
+
+/* Written once by hz setup; read it through HZ. */
+extern unsigned int dynhz_hz;
+unsigned int dz_hz_checked(const char *file, int line);
+
+/* Where the HZ in force came from (the `source=` of the boot report). */
+enum dz_hz_source {
+	DZ_HZ_DEFAULT,	/* no hz= given, or it was not a number */
+	DZ_HZ_CMDLINE,	/* hz= as given */
+	DZ_HZ_CLAMPED,	/* hz= out of range, the nearest bound used */
+	DZ_HZ_CONSTANT, /* the constant build: CONFIG_HZ */
+};
+
+/* The exact length of one jiffy, num/den seconds, as the device really ticks. */
+struct dz_tick_period {
+	u64 num;
+	u64 den;
+};
+
+/* Everything hz setup decided, for reports and tests. */
+struct dz_hz_state {
+	bool ready;
+	unsigned int hz;		/* == HZ */
+	unsigned int requested;		/* what the command line asked for, 0 if nothing */
+	enum dz_hz_source source;
+	const char *device;		/* clock-event device name */
+	struct dz_tick_period period;
+};
+extern struct dz_hz_state dynhz_hz_state;
+
+/*
+ * Reads hz= (or HZ=; the last of either wins) from a kernel command line.
+ * Stores the HZ to use in *hz and its source in *src; returns 0, -DZ_EINVAL
+ * (bad number: default used) or -DZ_ERANGE (out of range: nearest bound
+ * used), after printing one line that says what was used instead.
+ * In the constant build a different hz= is reported and ignored.
+ */
+int dz_hz_parse(const char *cmdline, unsigned int *hz, enum dz_hz_source *src);
+
+/*
+ * Fixes HZ and the tick period for this boot: computes every conversion
+ * constant and starts jiffies at INITIAL_JIFFIES. Panics on a period it
+ * cannot convert exactly (a port bug, never user input).
+ */
+void dz_hz_setup(unsigned int hz, enum dz_hz_source src, struct dz_tick_period period,
+		 const char *device);
+
+/* Prints the readable setup report and the machine-readable `time:` line. */
+void dz_hz_report(void);
+
+const char *dz_hz_source_name(enum dz_hz_source src);
+
+/* Tick length in picoseconds, rounded to nearest (for reports). */
+u64 dz_tick_ps(struct dz_tick_period p);
+
+#endif

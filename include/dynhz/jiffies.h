@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Jiffies and every conversion between jiffies and time units.
+ *
+ * A jiffy is one tick of the clock-event device, and its length is what the
+ * device really does (on the PIT at hz=1000: 1193/1193182 s, not 1 ms). All
+ * conversions use that exact length, with the rounding the Linux API
+ * promises: a timeout is never short, a statistic never over-counts.
+ *
+ *	conversion			rounding	above range
+ *	msecs/usecs/nsecs_to_jiffies	up		MAX_JIFFY_OFFSET
+ *	timespec64_to_jiffies		up		MAX_JIFFY_OFFSET
+ *	jiffies_to_msecs/usecs		up		UINT_MAX
+ *	jiffies_to_nsecs, jiffies64_	down		U64_MAX
+ *	jiffies_to_clock_t		down		ULONG_MAX
+ *	clock_t_to_jiffies,
+ *	user_to_kernel_hz		up		MAX_JIFFY_OFFSET
+ */
+#ifndef DYNHZ_JIFFIES_H
+#define DYNHZ_JIFFIES_H
+
+#include <dynhz/types.h>
+#include <dynhz/hz.h>
+#include <dynhz/conv.h>
+#include <dynhz/time64.h>
+
+extern volatile unsigned long jiffies;
+extern volatile u64 jiffies_64;
+u64 get_jiffies_64(void);
+
+/*
+ * jiffies starts five minutes before its 32-bit wrap, so code that compares
+ * jiffies without time_after() breaks in the first minutes, not after 49 days.
+ */
+#define INITIAL_JIFFIES ((unsigned long)(0UL - 300UL * HZ))
+
+#define MAX_JIFFY_OFFSET ((unsigned long)((LONG_MAX >> 1) - 1))
+
+#define dz_is_ulong(x) __builtin_types_compatible_p(__typeof__(x), unsigned long)
+
+/* a is after b, counting across the wrap; both must be unsigned long. */
+#define time_after(a, b)                                                             \
+	({                                                                           \
+		_Static_assert(dz_is_ulong(a) && dz_is_ulong(b), "time_after: not jiffies"); \
+		(long)((b) - (a)) < 0;                                               \
+	})
+#define time_before(a, b) time_after(b, a)
+#define time_after_eq(a, b)                                                          \
+	({                                                                           \
+		_Static_assert(dz_is_ulong(a) && dz_is_ulong(b), "time_after_eq: not jiffies"); \
+		(long)((a) - (b)) >= 0;                                              \
+	})
+#define time_before_eq(a, b)	  time_after_eq(b, a)
+#define time_in_range(a, b, c)	  (time_after_eq(a, b) && time_before_eq(a, c))
+#define time_is_before_jiffies(a) time_after((unsigned long)jiffies, a)
+#define time_is_after_jiffies(a)  time_before((unsigned long)jiffies, a)
+
+/*
+ * A count of USER_HZ ticks: the unit of everything that crosses to user
+ * space and of every tick-valued boot parameter. A struct, so that handing
+ * one to code that expects jiffies (or the reverse) does not compile.
+ */
+typedef struct {
+	unsigned long ticks;
+} uclock_t;
+
+#define UCLOCK(n) ((uclock_t){ .ticks = (n) })
+static inline unsigned long uclock_ticks(uclock_t t)
+{
+	return t.ticks;
+}
+
+/* The conversion constants of this boot (see conv.h). */
+struct dz_timeconst {
+	struct dz_conv ms_to_j, us_to_j, ns_to_j;
+	struct dz_conv j_to_ms, j_to_us, j_to_ns, j64_to_ns;
+	struct dz_conv j_to_clock, clock_to_j;
+};
+
+/* Fills tc for a jiffy of p.num/p.den seconds; 0 or -DZ_ERANGE. */
+int dz_timeconst_build(struct dz_timeconst *tc, struct dz_tick_period p);
+
+#ifdef CONFIG_HZ
+#include <dynhz/timeconst.h> /* generated: dz_tc_fixed for CONFIG_HZ */
+#define DZ_TC dz_tc_fixed
+#else
+extern struct dz_timeconst dynhz_tc;
+#define DZ_TC dynhz_tc
+#endif
+
+/*
+ * The shape of each conversion, fixed at compile time (see conv.h): narrow
+ * with its input shift k, or wide. The same shapes serve every HZ in range
+ * and both word sizes; dz_timeconst_build() checks that they are exact.
+ */
+#define DZ_SHAPE_ms_to_j    DZ_SHAPE_NARROW
+#define DZ_K_ms_to_j	    32
+#define DZ_SHAPE_us_to_j    DZ_SHAPE_NARROW
+#define DZ_K_us_to_j	    32
+#define DZ_SHAPE_ns_to_j    DZ_SHAPE_WIDE
+#define DZ_K_ns_to_j	    0
+#define DZ_SHAPE_j_to_ms    DZ_SHAPE_NARROW
+#define DZ_K_j_to_ms	    (BITS_PER_LONG == 64 ? 28 : 32) /* results stop at 2^32 ms */
+#define DZ_SHAPE_j_to_us    DZ_SHAPE_NARROW
+#define DZ_K_j_to_us	    38 /* results stop at 2^32 us: under 2^26 jiffies */
+#define DZ_SHAPE_j_to_ns    DZ_SHAPE_WIDE
+#define DZ_K_j_to_ns	    0
+#define DZ_SHAPE_j64_to_ns  DZ_SHAPE_WIDE
+#define DZ_K_j64_to_ns	    0
+#define DZ_SHAPE_j_to_clock (BITS_PER_LONG == 64 ? DZ_SHAPE_WIDE : DZ_SHAPE_NARROW)
+#define DZ_K_j_to_clock	    (BITS_PER_LONG == 64 ? 0 : 32)
+#define DZ_SHAPE_clock_to_j (BITS_PER_LONG == 64 ? DZ_SHAPE_WIDE : DZ_SHAPE_NARROW)
+#define DZ_K_clock_to_j	    (BITS_PER_LONG == 64 ? 0 : 32)
+
+#ifdef DYNHZ_DEBUG
+/* Re-does the conversion by long division; panics on any difference. */
+void dz_conv_verify(const struct dz_conv *cv, const char *name, u64 x, u64 y);
+#define DZ_VERIFY(name, x, y) dz_conv_verify(&DZ_TC.name, #name, x, y)
+#else
+#define DZ_VERIFY(name, x, y) ((void)0)
+#endif
+
+#define DZ_CONVERT(name, x)                                                        \
+	({                                                                         \
+		u64 x_ = (x);                                                      \
+		u64 y_ = DZ_SHAPE_##name == DZ_SHAPE_NARROW                        \
+				 ? dz_conv_narrow(&DZ_TC.name, x_, DZ_K_##name)    \
+				 : dz_conv_wide(&DZ_TC.name, x_);                  \
+		DZ_VERIFY(name, x_, y_);                                           \
+		y_;                                                                \
+	})
+
+static inline unsigned long msecs_to_jiffies(const unsigned int m)
+{
+	return (unsigned long)DZ_CONVERT(ms_to_j, m);
+}
+
+static inline unsigned long usecs_to_jiffies(const unsigned int u)
+{
+	return (unsigned long)DZ_CONVERT(us_to_j, u);
+}
+
+static inline unsigned long nsecs_to_jiffies(u64 n)
+{
+	return (unsigned long)DZ_CONVERT(ns_to_j, n);
+}
+
+static inline unsigned int jiffies_to_msecs(const unsigned long j)
+{
+	return (unsigned int)DZ_CONVERT(j_to_ms, j);
+}
+
+static inline unsigned int jiffies_to_usecs(const unsigned long j)
+{
+	return (unsigned int)DZ_CONVERT(j_to_us, j);
+}
+
+static inline u64 jiffies_to_nsecs(const unsigned long j)
+{
+	return DZ_CONVERT(j_to_ns, j);
+}
+
+static inline u64 jiffies64_to_nsecs(u64 j)
+{
+	return DZ_CONVERT(j64_to_ns, j);
+}
+
+/* Jiffies to USER_HZ ticks, for statistics: rounds down. */
+static inline uclock_t jiffies_to_clock_t(unsigned long j)
+{
+	return UCLOCK((unsigned long)DZ_CONVERT(j_to_clock, j));
+}
+
+/* USER_HZ ticks to jiffies, for timeouts: rounds up. */
+static inline unsigned long clock_t_to_jiffies(uclock_t c)
+{
+	return (unsigned long)DZ_CONVERT(clock_to_j, c.ticks);
+}
+
+/* A tick-valued boot or driver parameter (in USER_HZ) to jiffies, once at boot. */
+static inline unsigned long user_to_kernel_hz(uclock_t c)
+{
+	return clock_t_to_jiffies(c);
+}
+
+/*
+ * A duration to jiffies, rounded up. A negative duration is no wait at all;
+ * tv_nsec outside 0..999999999 is carried into tv_sec first.
+ */
+unsigned long dz_timespec64_to_jiffies_slow(s64 sec, long nsec);
+static inline unsigned long timespec64_to_jiffies(const struct timespec64 *ts)
+{
+	/* Below 2^34 s (544 years) the total fits in 64-bit nanoseconds. */
+	if (likely(ts->tv_sec >= 0 && (u64)ts->tv_sec < (1ULL << 34) && ts->tv_nsec >= 0 &&
+		   ts->tv_nsec < (long)NSEC_PER_SEC))
+		return nsecs_to_jiffies((u64)ts->tv_sec * NSEC_PER_SEC + (u64)ts->tv_nsec);
+	return dz_timespec64_to_jiffies_slow(ts->tv_sec, ts->tv_nsec);
+}
+
+#endif

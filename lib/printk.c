@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+/* printk and panic on top of the port's console. */
+#include <dynhz/printk.h>
+#include <dynhz/port.h>
+
+int dz_printk(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = dz_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	dz_port_console_write(buf, (size_t)n);
+	return n;
+}
+
+_Noreturn void dz_panic_at(const char *file, int line, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	dz_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	dz_printk("panic: %s:%d: %s\n", file, line, buf);
+	dz_port_panic_exit();
+}

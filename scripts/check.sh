@@ -1,0 +1,52 @@
+#!/bin/bash
+# make check: every test of every build, then one closing line
+# "N passed, N failed". Packages it needs are installed first.
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+scripts/deps.sh check || exit 1
+
+mkdir -p build
+DZ_RESULTS=$PWD/build/results.txt
+: >"$DZ_RESULTS"
+MAKE="make --no-print-directory -j$(nproc)"
+
+# The unit suite in every build: variable, constant, debug, sanitized,
+# 32-bit (the kernel's word size) and two other USER_HZ values.
+variants=(
+	""
+	"CONFIG_HZ=100" "CONFIG_HZ=250" "CONFIG_HZ=300" "CONFIG_HZ=1000"
+	"DEBUG=1"
+	"SAN=1"
+	"M32=1" "M32=1 CONFIG_HZ=250" "M32=1 DEBUG=1" "M32=1 SAN=1"
+	"USER_HZ=32" "USER_HZ=1024" "M32=1 USER_HZ=1024"
+)
+for v in "${variants[@]}"; do
+	# shellcheck disable=SC2086
+	dir=$($MAKE $v print-builddir)
+	# shellcheck disable=SC2086
+	if ! $MAKE $v unit-bins >"build/make-$(echo "${v:-default}" | tr ' =' '_-').log" 2>&1; then
+		record fail "build [$v]"
+		tail -30 "build/make-$(echo "${v:-default}" | tr ' =' '_-').log" >&2
+		continue
+	fi
+	for t in "$dir"/tests/test_*; do
+		[ -x "$t" ] || continue
+		run_cmocka "$(basename "$t") [${v:-variable}]" "$dir/logs/$(basename "$t").log" "$t"
+	done
+done
+
+# Further suites: each tests/<area>/check.sh records its own results.
+for s in tests/*/check.sh; do
+	[ -f "$s" ] || continue
+	echo "== $s"
+	bash "$s" || record fail "$s"
+done
+
+passed=$(grep -c '^pass ' "$DZ_RESULTS")
+failed=$(grep -c '^fail ' "$DZ_RESULTS")
+if [ "$failed" -ne 0 ]; then
+	echo "failures:"
+	grep '^fail ' "$DZ_RESULTS" | sort | uniq -c
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

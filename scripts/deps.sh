@@ -1,0 +1,32 @@
+#!/bin/bash
+# Installs the Debian packages a target needs, when they are missing.
+#   scripts/deps.sh check|bench|run|kernel
+# As root it uses apt-get; otherwise it says what to install and fails.
+set -e
+want=(gcc make)
+case "${1:-check}" in
+check) want+=(libcmocka-dev libcmocka-dev:i386 gcc-multilib valgrind clang libclang-rt-14-dev qemu-system-x86) ;;
+bench) want+=(valgrind libev-dev libevent-dev libuv1-dev gnuplot-nox gcc-multilib libcmocka-dev) ;;
+run | kernel) want+=(qemu-system-x86 gcc-multilib) ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "dynhz: missing Debian packages: ${missing[*]}" >&2
+	echo "dynhz: install them with: sudo apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+echo "dynhz: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+for p in "${missing[@]}"; do
+	case "$p" in *:i386)
+		dpkg --print-foreign-architectures | grep -qx i386 || dpkg --add-architecture i386 ;;
+	esac
+done
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

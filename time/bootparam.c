@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Command-line parsing (see include/dynhz/bootparam.h). It never writes to
+ * the command line and never allocates: tokens are slices of the string.
+ */
+#include <dynhz/bootparam.h>
+#include <dynhz/errno.h>
+#include <dynhz/printk.h>
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+bool dz_cmdline_next(const char *cmdline, size_t *pos, struct dz_param *out)
+{
+	const char *s = cmdline + *pos, *eq = NULL, *end;
+	bool in_quote = false, token_quoted = false;
+
+	while (is_space(*s))
+		s++;
+	if (!*s)
+		return false;
+	if (*s == '"') {
+		token_quoted = true; /* "name=value with spaces" */
+		in_quote = true;
+		s++;
+	}
+	for (end = s; *end && (in_quote || !is_space(*end)); end++) {
+		if (!eq && *end == '=')
+			eq = end;
+		if (*end == '"')
+			in_quote = !in_quote;
+	}
+	*pos = (size_t)(end - cmdline);
+
+	out->name = s;
+	out->name_len = (size_t)((eq ? eq : end) - s);
+	if (!eq) {
+		if (token_quoted && out->name_len && s[out->name_len - 1] == '"')
+			out->name_len--;
+		out->val = NULL;
+		out->val_len = 0;
+		return true;
+	}
+	out->val = eq + 1;
+	out->val_len = (size_t)(end - out->val);
+	if (out->val_len && *out->val == '"') { /* name="value with spaces" */
+		out->val++;
+		out->val_len--;
+		token_quoted = true;
+	}
+	if (token_quoted && out->val_len && out->val[out->val_len - 1] == '"')
+		out->val_len--;
+	return true;
+}
+
+static char fold(char c)
+{
+	return c == '-' ? '_' : c;
+}
+
+bool dz_param_is(const struct dz_param *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->name_len; i++)
+		if (!name[i] || fold(name[i]) != fold(p->name[i]))
+			return false;
+	return !name[i];
+}
+
+bool dz_cmdline_find(const char *cmdline, const char *const *names, struct dz_param *out)
+{
+	struct dz_param p;
+	size_t pos = 0;
+	bool found = false;
+
+	if (!cmdline)
+		return false;
+	while (dz_cmdline_next(cmdline, &pos, &p))
+		for (const char *const *n = names; *n; n++)
+			if (dz_param_is(&p, *n)) {
+				*out = p;
+				found = true;
+				break;
+			}
+	return found;
+}
+
+static int bad(const struct dz_param *p, const char *why, unsigned long used, int err)
+{
+	dz_printk("%.*s=%.*s: %s, using %lu\n", (int)p->name_len, p->name, (int)p->val_len,
+		  p->val ? p->val : "", why, used);
+	return err;
+}
+
+int dz_param_uint(const struct dz_param *p, unsigned long min, unsigned long max,
+		  unsigned long dflt, unsigned long *out)
+{
+	unsigned long v = 0;
+	char why[64];
+	size_t i;
+
+	*out = dflt;
+	if (!p->val || !p->val_len)
+		return bad(p, "empty value", dflt, -DZ_EINVAL);
+	if (p->val[0] == '-' || p->val[0] == '+')
+		return bad(p, "a sign is not allowed", dflt, -DZ_EINVAL);
+	if (p->val[0] < '0' || p->val[0] > '9')
+		return bad(p, "not a number", dflt, -DZ_EINVAL);
+	for (i = 0; i < p->val_len && p->val[i] >= '0' && p->val[i] <= '9'; i++) {
+		unsigned long d = (unsigned long)(p->val[i] - '0');
+
+		if (v > (ULONG_MAX - d) / 10)
+			return bad(p, "number too large", dflt, -DZ_EINVAL);
+		v = v * 10 + d;
+	}
+	if (i < p->val_len)
+		return bad(p, "trailing characters after the number", dflt, -DZ_EINVAL);
+	if (v < min || v > max) {
+		*out = v < min ? min : max;
+		dz_snprintf(why, sizeof(why), "out of range %lu..%lu", min, max);
+		return bad(p, why, *out, -DZ_ERANGE);
+	}
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Boot-time HZ: read hz= from the command line, fix the tick period the
+ * clock-event device really runs at, derive every constant that a classic
+ * kernel computes at compile time, and report what was decided.
+ */
+#include <dynhz/hz.h>
+#include <dynhz/jiffies.h>
+#include <dynhz/bootparam.h>
+#include <dynhz/errno.h>
+#include <dynhz/printk.h>
+
+unsigned int dynhz_hz;
+struct dz_hz_state dynhz_hz_state;
+
+unsigned int dz_hz_checked(const char *file, int line)
+{
+	if (unlikely(!dynhz_hz_state.ready))
+		dz_panic_at(file, line, "HZ read before hz setup");
+	return dynhz_hz;
+}
+
+const char *dz_hz_source_name(enum dz_hz_source src)
+{
+	static const char *const names[] = { "default", "cmdline", "clamped", "constant" };
+
+	return (unsigned int)src < ARRAY_SIZE(names) ? names[src] : "?";
+}
+
+int dz_hz_parse(const char *cmdline, unsigned int *hz, enum dz_hz_source *src)
+{
+	static const char *const names[] = { "hz", "HZ", NULL };
+	struct dz_param p;
+	unsigned long v;
+	int err;
+
+	if (!dz_cmdline_find(cmdline, names, &p)) {
+		*hz = HZ_DEFAULT;
+		*src = DZ_HZ_DEFAULT;
+		err = 0;
+	} else {
+		err = dz_param_uint(&p, HZ_MIN, HZ_MAX, HZ_DEFAULT, &v);
+		*hz = (unsigned int)v;
+		*src = err == -DZ_EINVAL ? DZ_HZ_DEFAULT : err ? DZ_HZ_CLAMPED : DZ_HZ_CMDLINE;
+	}
+#ifdef CONFIG_HZ
+	if (dz_cmdline_find(cmdline, names, &p) && *hz != CONFIG_HZ)
+		dz_printk("%.*s=%.*s: HZ is fixed at %u in this build, ignored\n", (int)p.name_len,
+			  p.name, (int)p.val_len, p.val ? p.val : "", (unsigned int)CONFIG_HZ);
+	*hz = CONFIG_HZ;
+	*src = DZ_HZ_CONSTANT;
+#endif
+	return err;
+}
+
+void dz_hz_setup(unsigned int hz, enum dz_hz_source src, struct dz_tick_period period,
+		 const char *device)
+{
+	DZ_BUG_ON(hz < HZ_MIN || hz > HZ_MAX || !period.num || !period.den);
+#ifdef CONFIG_HZ
+	/* The constants were generated for this period; any other would lie. */
+	if (hz != CONFIG_HZ || period.num != DZ_TC_PERIOD_NUM || period.den != DZ_TC_PERIOD_DEN)
+		dz_panic("constant build for HZ %u, period %llu/%llu s; asked for HZ %u, %llu/%llu s",
+			 (unsigned int)CONFIG_HZ, (unsigned long long)DZ_TC_PERIOD_NUM,
+			 (unsigned long long)DZ_TC_PERIOD_DEN, hz, (unsigned long long)period.num,
+			 (unsigned long long)period.den);
+#else
+	if (dz_timeconst_build(&dynhz_tc, period))
+		dz_panic("no exact conversions for a tick of %llu/%llu s",
+			 (unsigned long long)period.num, (unsigned long long)period.den);
+#endif
+	dynhz_hz = hz;
+	dynhz_hz_state.hz = hz;
+	dynhz_hz_state.source = src;
+	dynhz_hz_state.device = device;
+	dynhz_hz_state.period = period;
+	dynhz_hz_state.ready = true;
+	jiffies_64 = (u64)INITIAL_JIFFIES;
+	jiffies = INITIAL_JIFFIES;
+}
+
+u64 dz_tick_ps(struct dz_tick_period p)
+{
+	u64 hi, lo = dz_mul64(p.num, 1000000000000ULL, &hi);
+
+	/* num <= 65535, so num * 10^12 < 2^64: hi is always 0 here. */
+	DZ_BUG_ON(hi);
+	return (lo + p.den / 2) / p.den;
+}
+
+/* The actual rate's offset from HZ in parts per billion, signed. */
+static s64 rate_error_ppb(unsigned int hz, struct dz_tick_period p)
+{
+	/* (den/num - hz) / hz * 1e9 = (den - hz * num) * 1e9 / (hz * num) */
+	s64 diff = (s64)p.den - (s64)hz * (s64)p.num;
+	s64 d = (s64)hz * (s64)p.num;
+	s64 q = diff * 1000000000LL;
+
+	return (q >= 0 ? q + d / 2 : q - d / 2) / d;
+}
+
+void dz_hz_report(void)
+{
+	const struct dz_hz_state *st = &dynhz_hz_state;
+	u64 ps = dz_tick_ps(st->period);
+	/* actual rate in millihertz: den / num * 1000, rounded */
+	u64 mhz = (st->period.den * 1000 + st->period.num / 2) / st->period.num;
+	s64 ppb = rate_error_ppb(st->hz, st->period);
+	u64 appb = (u64)(ppb < 0 ? -ppb : ppb);
+
+	dz_printk("hz: HZ=%u (%s), USER_HZ=%u, clockevent %s\n", st->hz,
+		  dz_hz_source_name(st->source), (unsigned int)USER_HZ, st->device);
+	dz_printk("hz: tick = %llu/%llu s = %llu.%03llu ns, rate %llu.%03llu Hz (%c%llu.%03llu ppm)\n",
+		  (unsigned long long)st->period.num, (unsigned long long)st->period.den,
+		  (unsigned long long)(ps / 1000), (unsigned long long)(ps % 1000),
+		  (unsigned long long)(mhz / 1000), (unsigned long long)(mhz % 1000),
+		  ppb < 0 ? '-' : '+', (unsigned long long)(appb / 1000),
+		  (unsigned long long)(appb % 1000));
+	dz_printk("hz: msecs_to_jiffies(1000)=%lu jiffies_to_msecs(HZ)=%u jiffies_to_clock_t(HZ)=%lu "
+		  "user_to_kernel_hz(100)=%lu\n",
+		  msecs_to_jiffies(1000), jiffies_to_msecs(HZ), uclock_ticks(jiffies_to_clock_t(HZ)),
+		  user_to_kernel_hz(UCLOCK(100)));
+	dz_printk("time: hz=%u source=%s clockevent=%s tick_ns=%llu.%03llu user_hz=%u\n", st->hz,
+		  dz_hz_source_name(st->source), st->device, (unsigned long long)(ps / 1000),
+		  (unsigned long long)(ps % 1000), (unsigned int)USER_HZ);
+}
