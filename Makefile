@@ -50,7 +50,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 TEST_SUPPORT := $(B)/tests/ref.o
 
-.PHONY: all lib unit-bins print-builddir test check check-long bench run clean timeconst-gen fuzz format
+.PHONY: all lib unit-bins print-builddir print-runner run-host test check check-long bench run clean timeconst-gen fuzz format
 
 all: lib
 lib: $(B)/libdynhz.a
@@ -91,8 +91,14 @@ unit-bins: $(UNIT_BIN)
 print-builddir:
 	@echo $(B)
 
+# 32-bit programs run under qemu-user: the hosts we test on may lack
+# the kernel's 32-bit syscall layer.
+RUNNER	:= $(if $(M32),qemu-i386)
+print-runner:
+	@echo $(RUNNER)
+
 test: $(UNIT_BIN)
-	@for t in $(UNIT_BIN); do echo "== $(B): $$t"; $$t || exit 1; done
+	@for t in $(UNIT_BIN); do echo "== $(B): $$t"; $(RUNNER) $$t || exit 1; done
 
 check:
 	@bash scripts/check.sh
@@ -105,8 +111,9 @@ bench:
 
 HZ	?= 333
 CMDLINE ?= hz=$(HZ)
-run: $(B)/tools/dynhz-demo
-	$(B)/tools/dynhz-demo "$(CMDLINE)"
+run: run-host
+run-host: $(B)/tools/dynhz-demo
+	$(RUNNER) $(B)/tools/dynhz-demo "$(CMDLINE)"
 $(B)/tools/dynhz-demo: tools/demo.c $(B)/libdynhz.a
 	$(CC) $(CFLAGS) $< $(B)/libdynhz.a $(LDFLAGS) -o $@
 
