@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Interrupt and exception entry: one 16-byte stub per vector, all 256 of
+ * them, so that whatever fires (an exception, a PIC line, a spurious or
+ * stray vector) lands in x86_interrupt() with a frame that says which,
+ * instead of triple-faulting the machine.
+ *
+ * The CPU pushes an error code for vectors 8, 10-14, 17, 21, 29 and 30 only;
+ * the other stubs push a zero in its place so that every frame has one shape.
+ */
+#include <asm/irq.h>
+
+	.altmacro
+	.macro vector_stub v
+	.balign 16
+	.if (\v == 8) || ((\v >= 10) && (\v <= 14)) || (\v == 17) || (\v == 21) || (\v == 29) || (\v == 30)
+	.else
+	pushl	$0
+	.endif
+	pushl	$\v
+	jmp	isr_common
+	.endm
+
+	.text
+	.balign 16
+	.globl isr_stubs
+isr_stubs:
+	.set vec, 0
+	.rept NR_VECTORS
+	vector_stub %vec
+	.set vec, vec + 1
+	.endr
+
+isr_common:
+	pushal
+	cld
+	mov	%esp, %eax
+	push	%eax
+	call	x86_interrupt
+	add	$4, %esp
+	popal
+	add	$8, %esp		/* vector and error code */
+	iret

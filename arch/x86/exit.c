@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Stopping the machine: QEMU's isa-debug-exit device when it is there,
+ * ACPI power-off otherwise, and if neither works a halt loop with
+ * interrupts off, so a failed kernel never spins or reboots.
+ */
+#include <asm/exit.h>
+#include <asm/io.h>
+#include <asm/cpu.h>
+#include <asm/irq.h>
+#include <dynhz/port.h>
+
+/* QEMU's PIIX4 power-management block as SeaBIOS maps it, and QEMU's older default. */
+#define PIIX4_PM1A_CNT	 0x604
+#define PIIX4_PM1A_CNT_2 0xb004
+#define ACPI_SLP_S5	 0x2000
+
+static _Noreturn void halt_forever(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+_Noreturn void machine_exit(unsigned char code)
+{
+	local_irq_disable();
+	outb(QEMU_EXIT_PORT, code);
+	/* Still here: no exit device. Power off, whatever the outcome. */
+	outw(PIIX4_PM1A_CNT, ACPI_SLP_S5);
+	outw(PIIX4_PM1A_CNT_2, ACPI_SLP_S5);
+	halt_forever();
+}
+
+_Noreturn void machine_poweroff(void)
+{
+	machine_exit(QEMU_EXIT_SUCCESS);
+}
+
+/* The core's panic ends here: say what the kernel was doing, then fail. */
+_Noreturn void dz_port_panic_exit(void)
+{
+	trap_describe();
+	machine_exit(QEMU_EXIT_FAILURE);
+}

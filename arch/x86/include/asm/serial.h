@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* The console: COM1, a 16550 UART at 115200 8N1. */
+#ifndef ASM_SERIAL_H
+#define ASM_SERIAL_H
+
+#include <dynhz/types.h>
+
+void serial_init(void);
+void serial_write(const char *s, size_t len);
+
+/*
+ * Receive: after serial_enable_rx(fn), fn runs in interrupt context for
+ * every byte that arrives.
+ */
+void serial_enable_rx(void (*fn)(char c));
+
+#endif

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Interrupt dispatch: from the common entry stub to the handler that
+ * claimed the vector, then the exit hook (where the scheduler preempts).
+ * Also the interrupt-flag save/restore the core uses for its critical
+ * sections: on one CPU, disabling interrupts is all the locking there is.
+ */
+#include <asm/irq.h>
+#include <asm/cpu.h>
+#include <dynhz/printk.h>
+
+static struct {
+	vector_handler_t fn;
+	void *data;
+} vectors[NR_VECTORS];
+
+static unsigned int depth;
+static void (*exit_hook)(void);
+
+void vector_register(unsigned int vector, vector_handler_t fn, void *data)
+{
+	unsigned long flags = dz_irq_save();
+
+	DZ_BUG_ON(vector < FIRST_EXTERNAL_VECTOR || vector >= NR_VECTORS);
+	vectors[vector].data = data;
+	vectors[vector].fn = fn;
+	dz_irq_restore(flags);
+}
+
+void irq_set_exit_hook(void (*fn)(void))
+{
+	exit_hook = fn;
+}
+
+unsigned int irq_depth(void)
+{
+	return depth;
+}
+
+void x86_interrupt(struct irq_frame *f)
+{
+	if (f->vector < FIRST_EXTERNAL_VECTOR)
+		x86_exception(f);
+	if (unlikely(!vectors[f->vector].fn))
+		dz_panic("unexpected interrupt on vector %u at eip 0x%x", (unsigned int)f->vector,
+			 (unsigned int)f->eip);
+	depth++;
+	vectors[f->vector].fn(f, vectors[f->vector].data);
+	depth--;
+	if (exit_hook)
+		exit_hook();
+}
+
+unsigned long dz_irq_save(void)
+{
+	unsigned long flags = read_eflags();
+
+	local_irq_disable();
+	return flags;
+}
+
+void dz_irq_restore(unsigned long flags)
+{
+	if (flags & X86_EFLAGS_IF)
+		local_irq_enable();
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/*
+ * COM1, a 16550 UART: the kernel's console (dz_port_console_write) and the
+ * shell's keyboard. Output polls the transmitter, so it works from any
+ * context including exceptions; input arrives by interrupt (IRQ 4).
+ */
+#include <asm/serial.h>
+#include <asm/pic.h>
+#include <asm/io.h>
+#include <dynhz/port.h>
+
+#define COM1	 0x3f8
+#define COM1_IRQ 4
+
+#define UART_RBR 0 /* receive buffer (read) */
+#define UART_THR 0 /* transmit holding (write) */
+#define UART_DLL 0 /* divisor latch low (DLAB=1) */
+#define UART_IER 1 /* interrupt enable */
+#define UART_DLM 1 /* divisor latch high (DLAB=1) */
+#define UART_FCR 2 /* FIFO control */
+#define UART_LCR 3 /* line control */
+#define UART_MCR 4 /* modem control */
+#define UART_LSR 5 /* line status */
+
+#define LCR_8N1	     0x03
+#define LCR_DLAB     0x80
+#define FCR_ENABLE   0x07 /* enable and clear both FIFOs */
+#define MCR_DTR_RTS  0x03
+#define MCR_OUT2     0x08 /* gates the UART's interrupt onto the ISA bus */
+#define IER_RX	     0x01
+#define LSR_DR	     0x01 /* a byte is waiting */
+#define LSR_THRE     0x20 /* the transmitter can take a byte */
+#define UART_CLOCK   115200 /* the divisor's base rate */
+#define CONSOLE_BAUD 115200
+
+static void (*rx_fn)(char c);
+
+void serial_init(void)
+{
+	unsigned int div = UART_CLOCK / CONSOLE_BAUD;
+
+	outb(COM1 + UART_IER, 0);
+	outb(COM1 + UART_LCR, LCR_DLAB);
+	outb(COM1 + UART_DLL, (u8)div);
+	outb(COM1 + UART_DLM, (u8)(div >> 8));
+	outb(COM1 + UART_LCR, LCR_8N1);
+	outb(COM1 + UART_FCR, FCR_ENABLE);
+	outb(COM1 + UART_MCR, MCR_DTR_RTS | MCR_OUT2);
+}
+
+static void put_raw(char c)
+{
+	while (!(inb(COM1 + UART_LSR) & LSR_THRE))
+		;
+	outb(COM1 + UART_THR, (u8)c);
+}
+
+void serial_write(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\n')
+			put_raw('\r'); /* terminals want CR LF */
+		put_raw(s[i]);
+	}
+}
+
+/*
+ * The whole message goes out with interrupts off, so a line printed by an
+ * interrupt handler never lands inside another line.
+ */
+void dz_port_console_write(const char *s, size_t len)
+{
+	unsigned long flags = dz_irq_save();
+
+	serial_write(s, len);
+	dz_irq_restore(flags);
+}
+
+static void serial_interrupt(void *data)
+{
+	(void)data;
+	while (inb(COM1 + UART_LSR) & LSR_DR) {
+		char c = (char)inb(COM1 + UART_RBR);
+
+		if (rx_fn)
+			rx_fn(c);
+	}
+}
+
+void serial_enable_rx(void (*fn)(char c))
+{
+	rx_fn = fn;
+	irq_register(COM1_IRQ, serial_interrupt, NULL);
+	outb(COM1 + UART_IER, IER_RX);
+}

@@ -1,0 +1,55 @@
+# The reference i386 kernel, built from the same time/ and lib/ sources as
+# the host library, in the same three builds:
+#
+#   make kernel                  build/x86/dynhz.elf (HZ chosen at boot)
+#   make kernel CONFIG_HZ=250    build/x86-hz250/dynhz.elf (constant HZ)
+#   make kernel DEBUG=1          build/x86-debug/dynhz.elf
+#   make run [HZ=1000 | CMDLINE='hz=300 ...']   boots it under QEMU
+#
+# It is a 32-bit multiboot v1 ELF; QEMU loads it with -kernel.
+
+KCC	?= $(CC)
+KB	:= build/x86$(if $(CONFIG_HZ),-hz$(CONFIG_HZ))$(if $(DEBUG),-debug)
+KELF	:= $(KB)/dynhz.elf
+# The constant build's timeconst.h comes from the 32-bit host generator,
+# which runs under qemu-user (this host may not run i386 programs).
+QEMU_USER ?= qemu-i386
+QEMU_SYS  ?= qemu-system-i386
+
+KARCH	:= -m32 -march=i686 -mgeneral-regs-only
+KCFLAGS	:= -std=gnu11 -O2 -g $(KARCH) -ffreestanding -fno-pic -fno-stack-protector \
+	   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
+	   -fno-tree-loop-distribute-patterns $(WARN) \
+	   $(if $(CONFIG_HZ),-DCONFIG_HZ=$(CONFIG_HZ)) $(if $(DEBUG),-DDYNHZ_DEBUG) \
+	   -Iinclude -Iarch/x86/include -Ikernel/include $(if $(CONFIG_HZ),-I$(KB)/gen)
+KASFLAGS := -m32 -Iinclude -Iarch/x86/include -D__ASSEMBLY__
+KLDFLAGS := -m32 -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack \
+	    -Wl,-T,arch/x86/kernel.ld
+
+K_CSRC	:= $(wildcard time/*.c lib/*.c arch/x86/*.c kernel/*.c)
+K_SSRC	:= $(wildcard arch/x86/*.S)
+K_OBJ	:= $(K_SSRC:%.S=$(KB)/%.o) $(K_CSRC:%.c=$(KB)/%.o)
+K_GEN	:= $(if $(CONFIG_HZ),$(KB)/gen/dynhz/timeconst.h)
+
+.PHONY: kernel print-kernel
+kernel: $(KELF)
+print-kernel:
+	@echo $(KELF)
+
+$(KELF): $(K_OBJ) arch/x86/kernel.ld
+	$(KCC) $(KLDFLAGS) $(K_OBJ) -lgcc -o $@
+
+$(KB)/%.o: %.c $(K_GEN)
+	@mkdir -p $(dir $@)
+	$(KCC) $(KCFLAGS) -MMD -MP -c $< -o $@
+
+$(KB)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(KCC) $(KASFLAGS) -MMD -MP -c $< -o $@
+
+$(KB)/gen/dynhz/timeconst.h:
+	@$(MAKE) --no-print-directory M32=1 CONFIG_HZ= DEBUG= SAN= USER_HZ= timeconst-gen
+	@mkdir -p $(dir $@)
+	$(QEMU_USER) build/host-32/timeconst-gen $(CONFIG_HZ) > $@.tmp && mv $@.tmp $@
+
+-include $(K_OBJ:.o=.d)
