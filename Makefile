@@ -79,7 +79,7 @@ endif
 $(B)/gen/dynhz/timeconst.h: | $(B)/.dirs
 	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= timeconst-gen
 	@mkdir -p $(dir $@)
-	$(VB)/timeconst-gen $(CONFIG_HZ) > $@.tmp && mv $@.tmp $@
+	$(RUNNER) $(VB)/timeconst-gen $(CONFIG_HZ) > $@.tmp && mv $@.tmp $@
 
 # Unit tests (cmocka).
 $(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(B)/libdynhz.a

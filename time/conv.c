@@ -68,7 +68,11 @@ static struct u192 u192_div(struct u192 a, u64 d, u64 *rem)
 	struct u192 q = { { 0, 0, 0 } };
 	u64 r = 0;
 
-	for (int i = 191; i >= 0; i--) {
+	int top = 191;
+
+	while (top >= 0 && !u192_bit(&a, (unsigned int)top))
+		top--;
+	for (int i = top; i >= 0; i--) {
 		/* r < d <= 2^64 - 1, so 2r + 1 overflows only when r >= 2^63,
 		 * and then it certainly exceeds d: subtracting modulo 2^64 is
 		 * still right. */
@@ -195,6 +199,13 @@ int dz_conv_init(struct dz_conv *cv, struct dz_rate from, struct dz_rate to, enu
 
 u64 dz_conv_exact(const struct dz_conv *cv, u64 x)
 {
+	u64 n, y;
+
+	/* When x * p + c fits in 64 bits one plain division does it. */
+	if (!__builtin_mul_overflow(x, cv->p, &n) && !__builtin_add_overflow(n, cv->c, &n)) {
+		y = n / cv->q;
+		return y > cv->sat ? cv->sat : y;
+	}
 	return dz_conv_exact128(cv, 0, x);
 }
 

@@ -67,15 +67,19 @@ static void big_add64(struct big *b, uint64_t v)
 	big_add(b, &t);
 }
 
-/* Divides by a 64-bit q one limb-pair at a time via 32-bit digit division:
- * q is split only when it is small; otherwise fall back to bit by bit. */
+/* Divides by a 64-bit q, one bit at a time: slow, and plainly right. */
 static void big_divmod(struct big *b, uint64_t q, uint64_t *rem)
 {
 	struct big quo;
 	uint64_t r = 0;
 
+	int top_bit = NL * 32 - 1;
+
 	memset(&quo, 0, sizeof(quo));
-	for (int i = NL * 32 - 1; i >= 0; i--) {
+	/* Start at the highest set bit: most numbers here are near 100 bits. */
+	while (top_bit >= 0 && !((b->l[top_bit / 32] >> (top_bit % 32)) & 1))
+		top_bit--;
+	for (int i = top_bit; i >= 0; i--) {
 		uint32_t bit = (b->l[i / 32] >> (i % 32)) & 1;
 		bool top = r >> 63;
 
@@ -121,6 +125,14 @@ uint64_t ref_muldiv_limbs(uint64_t x, uint64_t p, uint64_t q, enum ref_round r, 
 
 uint64_t ref_muldiv(uint64_t x, uint64_t p, uint64_t q, enum ref_round r, uint64_t sat)
 {
+	/* Small products need nothing wider than 64 bits. */
+	if (!p || x <= UINT64_MAX / p) {
+		uint64_t n = x * p, y = n / q, rem = n % q;
+
+		if ((r == REF_UP && rem) || (r == REF_NEAR && rem >= q - rem))
+			y++;
+		return y > sat ? sat : y;
+	}
 #ifdef __SIZEOF_INT128__
 	unsigned __int128 n = (unsigned __int128)x * p;
 	unsigned __int128 y = n / q, rem = n % q;
@@ -202,14 +214,13 @@ uint64_t ref_ts_to_j(int64_t sec, long nsec, struct dz_tick_period t)
 		return 0;
 	/* total = sec * 1e9 + nsec, on limbs */
 	struct big b;
-	uint64_t rem, hi, lo;
+	uint64_t hi, lo;
 
 	big_set(&b, 0, (uint64_t)sec);
 	big_mul64(&b, 1000000000);
 	big_add64(&b, (uint64_t)nsec);
 	lo = ((uint64_t)b.l[1] << 32) | b.l[0];
 	hi = ((uint64_t)b.l[3] << 32) | b.l[2];
-	(void)rem;
 	return ref_muldiv128(hi, lo, t.den, mul(1000000000, t.num), REF_UP, REF_MAX_JIFFY_OFFSET);
 }
 

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Every conversion of include/dynhz/jiffies.h against the exact reference
+ * of ref.c: every HZ in range, on both kinds of tick (the PIT's rounded
+ * divisor and an exact 1/HZ), on 0, 1, the largest inputs, each side of
+ * rounding boundaries and of saturation, and on random inputs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <dynhz/dynhz.h>
+#include <dynhz/pit.h>
+
+#include "ref.h"
+
+struct conv_case {
+	const char *name;
+	u64 (*fast)(u64 x);
+	u64 (*ref)(u64 x, struct dz_tick_period t);
+	u64 in_max;
+	/* result ~ x * p / q: where the rounding boundaries lie */
+	void (*ratio)(struct dz_tick_period t, u64 *p, u64 *q);
+};
+
+static u64 f_ms_to_j(u64 x)
+{
+	return msecs_to_jiffies((unsigned int)x);
+}
+static u64 f_us_to_j(u64 x)
+{
+	return usecs_to_jiffies((unsigned int)x);
+}
+static u64 f_ns_to_j(u64 x)
+{
+	return nsecs_to_jiffies(x);
+}
+static u64 f_j_to_ms(u64 x)
+{
+	return jiffies_to_msecs((unsigned long)x);
+}
+static u64 f_j_to_us(u64 x)
+{
+	return jiffies_to_usecs((unsigned long)x);
+}
+static u64 f_j_to_ns(u64 x)
+{
+	return jiffies_to_nsecs((unsigned long)x);
+}
+static u64 f_j64_to_ns(u64 x)
+{
+	return jiffies64_to_nsecs(x);
+}
+static u64 f_j_to_clock(u64 x)
+{
+	return uclock_ticks(jiffies_to_clock_t((unsigned long)x));
+}
+static u64 f_clock_to_j(u64 x)
+{
+	return clock_t_to_jiffies(UCLOCK((unsigned long)x));
+}
+static u64 f_user_to_kernel(u64 x)
+{
+	return user_to_kernel_hz(UCLOCK((unsigned long)x));
+}
+static u64 f_ts_to_j(u64 x)
+{
+	/* x nanoseconds, as a normalised timespec */
+	struct timespec64 ts = { (s64)(x / 1000000000), (long)(x % 1000000000) };
+
+	return timespec64_to_jiffies(&ts);
+}
+
+static u64 r_j_to_clock(u64 x, struct dz_tick_period t)
+{
+	return ref_j_to_clock(x, t, USER_HZ);
+}
+static u64 r_clock_to_j(u64 x, struct dz_tick_period t)
+{
+	return ref_clock_to_j(x, t, USER_HZ);
+}
+
+static void k_ms_to_j(struct dz_tick_period t, u64 *p, u64 *q)
+{
+	*p = t.den, *q = 1000 * t.num;
+}
+static void k_us_to_j(struct dz_tick_period t, u64 *p, u64 *q)
+{
+	*p = t.den, *q = 1000000 * t.num;
+}
+static void k_ns_to_j(struct dz_tick_period t, u64 *p, u64 *q)
+{
+	*p = t.den, *q = 1000000000 * t.num;
+}
+static void k_j_to_ms(struct dz_tick_period t, u64 *p, u64 *q)
+{
+	*p = 1000 * t.num, *q = t.den;
+}
+static void k_j_to_us(struct dz_tick_period t, u64 *p, u64 *q)
+{
+	*p = 1000000 * t.num, *q = t.den;
+}
+static void k_j_to_ns(struct dz_tick_period t, u64 *p, u64 *q)
+{
+	*p = 1000000000 * t.num, *q = t.den;
+}
+static void k_j_to_clock(struct dz_tick_period t, u64 *p, u64 *q)
+{
+	*p = USER_HZ * t.num, *q = t.den;
+}
+static void k_clock_to_j(struct dz_tick_period t, u64 *p, u64 *q)
+{
+	*p = t.den, *q = USER_HZ * t.num;
+}
+
+static const struct conv_case cases[] = {
+	{ "msecs_to_jiffies", f_ms_to_j, ref_ms_to_j, U32_MAX, k_ms_to_j },
+	{ "usecs_to_jiffies", f_us_to_j, ref_us_to_j, U32_MAX, k_us_to_j },
+	{ "nsecs_to_jiffies", f_ns_to_j, ref_ns_to_j, U64_MAX, k_ns_to_j },
+	{ "timespec64_to_jiffies", f_ts_to_j, ref_ns_to_j, U64_MAX, k_ns_to_j },
+	{ "jiffies_to_msecs", f_j_to_ms, ref_j_to_ms, ULONG_MAX, k_j_to_ms },
+	{ "jiffies_to_usecs", f_j_to_us, ref_j_to_us, ULONG_MAX, k_j_to_us },
+	{ "jiffies_to_nsecs", f_j_to_ns, ref_j_to_ns, ULONG_MAX, k_j_to_ns },
+	{ "jiffies64_to_nsecs", f_j64_to_ns, ref_j_to_ns, U64_MAX, k_j_to_ns },
+	{ "jiffies_to_clock_t", f_j_to_clock, r_j_to_clock, ULONG_MAX, k_j_to_clock },
+	{ "clock_t_to_jiffies", f_clock_to_j, r_clock_to_j, ULONG_MAX, k_clock_to_j },
+	{ "user_to_kernel_hz", f_user_to_kernel, r_clock_to_j, ULONG_MAX, k_clock_to_j },
+};
+
+static unsigned long checks, mismatches;
+
+static void check_one(const struct conv_case *c, struct dz_tick_period t, u64 x)
+{
+	u64 got, want;
+
+	if (x > c->in_max)
+		return;
+	got = c->fast(x);
+	want = c->ref(x, t);
+	checks++;
+	if (got != want && mismatches++ < 10)
+		print_error("%s(%llu) = %llu, exact %llu (HZ %u, tick %llu/%llu s)\n", c->name,
+			    (unsigned long long)x, (unsigned long long)got,
+			    (unsigned long long)want, HZ, (unsigned long long)t.num,
+			    (unsigned long long)t.den);
+}
+
+/* Inputs around x0: x0 - 2 .. x0 + 2, without wrapping. */
+static void check_around(const struct conv_case *c, struct dz_tick_period t, u64 x0)
+{
+	for (int d = -2; d <= 2; d++)
+		if ((d >= 0 || x0 >= (u64)-d) && (d <= 0 || x0 <= U64_MAX - (u64)d))
+			check_one(c, t, x0 + (u64)(s64)d);
+}
+
+/* A random value of random bit length: small and large inputs alike. */
+static u64 rand_log(u64 *seed)
+{
+	unsigned int bits = (unsigned int)(ref_rand(seed) % 65);
+
+	return bits == 64 ? ref_rand(seed) : ref_rand(seed) & ((1ULL << bits) - 1);
+}
+
+static void check_case(const struct conv_case *c, struct dz_tick_period t, u64 *seed, int nrand)
+{
+	static const u64 targets[] = { 1, 2, 3, 10, 1000, 1000000, 1ULL << 31, 1ULL << 32 };
+	u64 p, q;
+
+	c->ratio(t, &p, &q);
+	check_around(c, t, 0);
+	check_around(c, t, c->in_max);
+	check_around(c, t, U32_MAX);
+	/* Rounding boundaries: where x * p / q crosses an integer y. */
+	for (unsigned int i = 0; i < ARRAY_SIZE(targets); i++)
+		check_around(c, t, ref_muldiv(targets[i], q, p, REF_DOWN, U64_MAX));
+	/* Saturation: where the exact result crosses the largest result. */
+	check_around(c, t, ref_muldiv(REF_MAX_JIFFY_OFFSET, q, p, REF_DOWN, U64_MAX));
+	check_around(c, t, ref_muldiv(U32_MAX, q, p, REF_DOWN, U64_MAX));
+	check_around(c, t, ref_muldiv(ULONG_MAX, q, p, REF_DOWN, U64_MAX));
+	check_around(c, t, ref_muldiv(U64_MAX, q, p, REF_DOWN, U64_MAX));
+	for (int i = 0; i < nrand; i++) {
+		u64 y = rand_log(seed);
+
+		check_one(c, t, rand_log(seed));
+		check_around(c, t, ref_muldiv(y, q, p, REF_DOWN, U64_MAX));
+	}
+}
+
+static void check_period(unsigned int hz, struct dz_tick_period t, u64 *seed, int nrand)
+{
+	dz_hz_setup(hz, DZ_HZ_CMDLINE, t, "test");
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++)
+		check_case(&cases[i], t, seed, nrand);
+}
+
+/* Fewer random inputs where each check is slow (32-bit, debug, sanitizers). */
+static int random_per_case(void)
+{
+	const char *s = getenv("DYNHZ_LONG");
+
+	if (s && *s)
+		return 2000;
+#if BITS_PER_LONG == 32 || defined(DYNHZ_DEBUG) || defined(__SANITIZE_ADDRESS__)
+	return 1;
+#else
+	return 6;
+#endif
+}
+
+static void test_every_hz_pit(void **state)
+{
+	u64 seed = 0x9e3779b97f4a7c15ULL;
+	int nrand = random_per_case();
+	unsigned int lo = HZ_MIN, hi = HZ_MAX;
+
+	(void)state;
+#ifdef CONFIG_HZ
+	lo = hi = CONFIG_HZ; /* the constant build can boot only its own HZ */
+	nrand = 20000;
+#endif
+	checks = mismatches = 0;
+	for (unsigned int hz = lo; hz <= hi; hz++)
+		check_period(hz, dz_pit_period(hz), &seed, nrand);
+	print_message("%lu conversions checked on the PIT, HZ %u..%u\n", checks, lo, hi);
+	assert_int_equal(mismatches, 0);
+	assert_true(checks > 100UL * (hi - lo + 1));
+}
+
+static void test_every_hz_exact_tick(void **state)
+{
+#ifdef CONFIG_HZ
+	(void)state;
+	skip(); /* a constant build's tick is the PIT's, fixed at compile time */
+#else
+	u64 seed = 0x2545f4914f6cdd1dULL;
+	int nrand = random_per_case();
+
+	(void)state;
+	checks = mismatches = 0;
+	for (unsigned int hz = HZ_MIN; hz <= HZ_MAX; hz++) {
+		struct dz_tick_period t = { 1, hz };
+
+		check_period(hz, t, &seed, nrand);
+	}
+	print_message("%lu conversions checked with an exact 1/HZ tick\n", checks);
+	assert_int_equal(mismatches, 0);
+#endif
+}
+
+/* Values anyone can check by hand, from the PIT's divisor. */
+static void test_known_values(void **state)
+{
+	(void)state;
+#if !defined(CONFIG_HZ) || CONFIG_HZ == 1000
+	dynhz_boot_quiet("hz=1000");
+	/* divisor 1193: a jiffy is 0.99985 ms, so 1000 ms need 1001 jiffies */
+	assert_int_equal(msecs_to_jiffies(1000), 1001);
+	assert_int_equal(msecs_to_jiffies(1), 2);
+	assert_int_equal(jiffies_to_msecs(1), 1);
+	assert_int_equal(jiffies_to_msecs(1000), 1000);
+	/* 1000 jiffies = 10^12 * 1193 / 1193182 ns = 999847466.4 ns, rounded down */
+	assert_true(jiffies_to_nsecs(1000) == 999847466ULL);
+#endif
+#if !defined(CONFIG_HZ) || CONFIG_HZ == 250
+	dynhz_boot_quiet("hz=250");
+	/* divisor 4773: 10 USER_HZ ticks = 100 ms = 24.9986 jiffies -> 25 */
+	if (USER_HZ == 100) {
+		assert_int_equal(user_to_kernel_hz(UCLOCK(10)), 25);
+		/* 25 jiffies = 100.0057 ms = 10.0005 USER_HZ ticks -> 10 */
+		assert_int_equal(uclock_ticks(jiffies_to_clock_t(25)), 10);
+	}
+	assert_int_equal(msecs_to_jiffies(0), 0);
+	assert_int_equal(msecs_to_jiffies(4), 1);
+	assert_int_equal(msecs_to_jiffies(5), 2);
+#endif
+}
+
+static void test_saturation(void **state)
+{
+	(void)state;
+#if !defined(CONFIG_HZ) || CONFIG_HZ == 100
+	dynhz_boot_quiet("hz=100");
+	/* 2^32 - 1 ms at HZ 100 is 429 million jiffies: fits everywhere */
+	assert_true(msecs_to_jiffies(U32_MAX) < MAX_JIFFY_OFFSET);
+	assert_true(jiffies_to_msecs(ULONG_MAX) == U32_MAX);
+	assert_true(jiffies_to_usecs(ULONG_MAX) == U32_MAX);
+	assert_true(jiffies64_to_nsecs(U64_MAX) == U64_MAX);
+	assert_true(clock_t_to_jiffies(UCLOCK(ULONG_MAX)) ==
+		    ref_clock_to_j(ULONG_MAX, dz_pit_period(100), USER_HZ));
+	if (USER_HZ <= 100) /* then ULONG_MAX ticks are beyond any jiffies offset */
+		assert_true(clock_t_to_jiffies(UCLOCK(ULONG_MAX)) == MAX_JIFFY_OFFSET);
+#endif
+#if !defined(CONFIG_HZ)
+	dynhz_boot_quiet("hz=10000");
+	/* 2^32 - 1 ms at HZ 10000: 4.3e10 jiffies, beyond a 32-bit offset */
+	if (BITS_PER_LONG == 32)
+		assert_true(msecs_to_jiffies(U32_MAX) == MAX_JIFFY_OFFSET);
+	else
+		assert_true(msecs_to_jiffies(U32_MAX) > U32_MAX);
+#endif
+}
+
+static void test_timespec(void **state)
+{
+	static const struct {
+		s64 sec;
+		long nsec;
+	} ts[] = {
+		{ 0, 0 }, { 0, 1 }, { 1, 0 }, { 0, 999999999 }, { -1, 0 }, { -1, 999999999 },
+		{ -1, 1000000000 }, { 0, -1 }, { 1, -1 }, { 5, 3000000001L }, { 0, LONG_MAX },
+		{ 0, LONG_MIN }, { 1LL << 34, 0 }, { (1LL << 34) - 1, 999999999 },
+		{ 1LL << 40, 5 }, { INT64_MAX, 999999999 }, { INT64_MAX, LONG_MAX },
+		{ INT64_MIN, 0 }, { INT64_MIN, LONG_MAX }, { 4611686018LL, 427387904 },
+	};
+	unsigned int hzs[] = { HZ_MIN, 100, 250, 333, 1000, 1200, HZ_MAX };
+
+	(void)state;
+	for (unsigned int h = 0; h < ARRAY_SIZE(hzs); h++) {
+#ifdef CONFIG_HZ
+		if (hzs[h] != CONFIG_HZ)
+			continue;
+#endif
+		struct dz_tick_period t = dz_pit_period(hzs[h]);
+
+		dz_hz_setup(hzs[h], DZ_HZ_CMDLINE, t, "test");
+		for (unsigned int i = 0; i < ARRAY_SIZE(ts); i++) {
+			struct timespec64 v = { ts[i].sec, ts[i].nsec };
+			u64 want = ref_ts_to_j(v.tv_sec, v.tv_nsec, t);
+			u64 got = timespec64_to_jiffies(&v);
+
+			if (got != want)
+				fail_msg("timespec64_to_jiffies({%lld, %ld}) = %llu, exact %llu, HZ %u",
+					 (long long)v.tv_sec, v.tv_nsec, (unsigned long long)got,
+					 (unsigned long long)want, hzs[h]);
+		}
+	}
+}
+
+/* The two reference implementations agree with each other. */
+static void test_reference_self_check(void **state)
+{
+	u64 seed = 12345;
+
+	(void)state;
+	for (int i = 0; i < 20000; i++) {
+		u64 x = rand_log(&seed), p = rand_log(&seed), q = rand_log(&seed) | 1;
+		enum ref_round r = (enum ref_round)(i % 3);
+
+		assert_true(ref_muldiv(x, p, q, r, U64_MAX) ==
+			    ref_muldiv_limbs(x, p, q, r, U64_MAX));
+	}
+	/* and with arithmetic done by hand */
+	assert_true(ref_muldiv(7, 1, 2, REF_DOWN, U64_MAX) == 3);
+	assert_true(ref_muldiv(7, 1, 2, REF_UP, U64_MAX) == 4);
+	assert_true(ref_muldiv(7, 1, 2, REF_NEAR, U64_MAX) == 4);
+	assert_true(ref_muldiv(5, 1, 3, REF_NEAR, U64_MAX) == 2);
+	assert_true(ref_muldiv(U64_MAX, U64_MAX, U64_MAX, REF_DOWN, U64_MAX) == U64_MAX);
+	assert_true(ref_muldiv(1ULL << 63, 4, 2, REF_DOWN, U64_MAX) == U64_MAX); /* saturates */
+	assert_true(ref_muldiv_limbs(1ULL << 63, 6, 4, REF_DOWN, U64_MAX) == 3ULL << 62);
+}
+
+/*
+ * The generator on its own, with arbitrary rates and all three roundings:
+ * conversions the kernel does not use yet must be exact too.
+ */
+static void test_generator_any_rate(void **state)
+{
+	u64 seed = 777;
+	unsigned long n = 0;
+
+	(void)state;
+	for (int i = 0; i < 3000; i++) {
+		struct dz_rate from = { ref_rand(&seed) % 1000000 + 1, ref_rand(&seed) % 1000 + 1 };
+		struct dz_rate to = { ref_rand(&seed) % 1000000 + 1, ref_rand(&seed) % 1000 + 1 };
+		enum dz_round r = (enum dz_round)(i % 3);
+		bool wide = i & 4;
+		unsigned int k = wide ? 0 : 32;
+		u64 in_max = wide ? U64_MAX : U32_MAX, out_max = ref_rand(&seed) | 1;
+		u64 p = to.num * from.den, q = to.den * from.num;
+		struct dz_conv cv;
+
+		if (dz_conv_init(&cv, from, to, r, in_max, out_max,
+				 wide ? DZ_SHAPE_WIDE : DZ_SHAPE_NARROW, k))
+			continue; /* a ratio this shape cannot serve: refused, fine */
+		for (int j = 0; j < 40; j++) {
+			u64 x = rand_log(&seed) & in_max;
+			u64 got = wide ? dz_conv_wide(&cv, x) : dz_conv_narrow(&cv, x, k);
+			u64 want = ref_muldiv(x, p, q, (enum ref_round)r, out_max);
+
+			if (got != want)
+				fail_msg("%llu * %llu / %llu round %d: %llu, exact %llu",
+					 (unsigned long long)x, (unsigned long long)p,
+					 (unsigned long long)q, r, (unsigned long long)got,
+					 (unsigned long long)want);
+			assert_true(dz_conv_exact(&cv, x) == want);
+			n++;
+		}
+	}
+	assert_true(n > 50000);
+}
+
+static void test_initial_jiffies_wrap(void **state)
+{
+	unsigned long start, later;
+
+	(void)state;
+	dynhz_boot_quiet(NULL);
+	/* five minutes of ticks before the low 32 bits wrap */
+	assert_true((u32)INITIAL_JIFFIES == (u32)(0U - 300U * HZ));
+	assert_true(jiffies == INITIAL_JIFFIES);
+	assert_true(get_jiffies_64() == (u64)INITIAL_JIFFIES);
+	start = jiffies;
+	later = start + 300UL * HZ + 10; /* past the wrap */
+	assert_true(later < start);	 /* numerically smaller... */
+	assert_true(time_after(later, start)); /* ...but after */
+	assert_true(time_before(start, later));
+	assert_true(time_after_eq(later, later));
+	assert_true(!time_after(start, later));
+	assert_true(time_in_range(start + 300UL * HZ, start, later));
+	assert_true(!time_in_range(later + 1, start, later));
+}
+
+#ifdef DYNHZ_DEBUG
+/* Runs fn in a child; returns what it printed, and whether it aborted. */
+static bool child_aborts(void (*fn)(void), char *out, size_t size)
+{
+	int fds[2], status;
+	pid_t pid;
+	ssize_t n;
+
+	assert_int_equal(pipe(fds), 0);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		dynhz_host_set_quiet(false);
+		fn();
+		_exit(0);
+	}
+	close(fds[1]);
+	n = read(fds[0], out, size - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+static void read_hz_early(void)
+{
+	dynhz_hz_state.ready = false;
+	printf("%u\n", HZ);
+}
+
+static void test_debug_hz_before_setup_traps(void **state)
+{
+	char out[512];
+
+	(void)state;
+	assert_true(child_aborts(read_hz_early, out, sizeof(out)));
+	assert_non_null(strstr(out, "HZ read before hz setup"));
+	assert_non_null(strstr(out, "test_conv.c:")); /* the file and line of the read */
+}
+
+static void convert_early(void)
+{
+	memset(&dynhz_tc, 0, sizeof(dynhz_tc));
+	printf("%lu\n", msecs_to_jiffies(10));
+}
+
+static void test_debug_conversion_before_setup_traps(void **state)
+{
+	char out[512];
+
+	(void)state;
+	assert_true(child_aborts(convert_early, out, sizeof(out)));
+	assert_non_null(strstr(out, "ms_to_j(10) before hz setup"));
+}
+
+static void corrupt_and_convert(void)
+{
+	dynhz_boot_quiet("hz=300");
+	/* a constant 0.1 % off: the slow path must notice */
+	dynhz_tc.ms_to_j.mul_lo += dynhz_tc.ms_to_j.mul_lo >> 10;
+	printf("%lu\n", msecs_to_jiffies(123456789));
+}
+
+static void test_debug_wrong_constant_traps(void **state)
+{
+	char out[512];
+
+	(void)state;
+	assert_true(child_aborts(corrupt_and_convert, out, sizeof(out)));
+	assert_non_null(strstr(out, "ms_to_j(123456789) = "));
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reference_self_check),
+		cmocka_unit_test(test_known_values),
+		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_timespec),
+		cmocka_unit_test(test_initial_jiffies_wrap),
+		cmocka_unit_test(test_generator_any_rate),
+		cmocka_unit_test(test_every_hz_pit),
+		cmocka_unit_test(test_every_hz_exact_tick),
+#ifdef DYNHZ_DEBUG
+		cmocka_unit_test(test_debug_hz_before_setup_traps),
+		cmocka_unit_test(test_debug_conversion_before_setup_traps),
+		cmocka_unit_test(test_debug_wrong_constant_traps),
+#endif
+	};
+
+	dynhz_host_set_quiet(true);
+	return cmocka_run_group_tests_name("conversions", tests, NULL, NULL);
+}
