@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The 8254 PIT driver: channel 0 as a clock-event device (periodic in
+ * mode 2, one-shot in mode 0), and a measuring window for calibrating the
+ * other clocks against its crystal. The arithmetic is in <dynhz/pit.h>.
+ */
+#ifndef ASM_I8254_H
+#define ASM_I8254_H
+
+#include <dynhz/clockevent.h>
+
+extern struct clock_event_device pit_clockevent;
+
+/*
+ * Runs channel 0 periodically at `divisor`, halting, and stores what
+ * sample() reads at the first tick and every `ticks` ticks after it, in
+ * out[0..windows]. All samples see the same interrupt latency, so it
+ * cancels: they are exactly ticks * divisor / PIT_FREQ s apart. Needs
+ * interrupts; leaves channel 0 stopped and IRQ 0 masked.
+ */
+void pit_measure(unsigned int windows, unsigned int ticks, unsigned int divisor,
+		 u64 (*sample)(void), u64 *out);
+
+/*
+ * The rate in Hz, rounded to kHz, of a counter read by sample() (counting
+ * down if `down`): the median over three windows of 20 ms. QEMU's -icount
+ * shift=auto may change the guest time of an instruction between two
+ * samples, which skews one window by some ppm; the median drops it.
+ */
+#define PIT_CAL_WINDOWS 3
+#define PIT_CAL_TICKS	2
+#define PIT_CAL_DIVISOR 11932 /* 10 ms */
+u64 pit_calibrate(u64 (*sample)(void), bool down);
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The local APIC timer as a clock-event device. It has no crystal of its
+ * own we know the rate of, so it is calibrated against the PIT, and its
+ * periodic ticks are placed on TSC deadlines that advance by exactly one
+ * tick period each (the fraction of a TSC count carried from tick to
+ * tick), so the tick rate is exactly HZ on average and never drifts.
+ */
+#ifndef ASM_LAPIC_H
+#define ASM_LAPIC_H
+
+#include <dynhz/clockevent.h>
+
+extern struct clock_event_device lapic_clockevent;
+
+/* Enables the local APIC and calibrates its timer; false if there is none. */
+bool lapic_init(void);
+
+/* The calibrated timer rate in Hz (divide-by-1). */
+u64 lapic_timer_hz(void);
+
+#endif

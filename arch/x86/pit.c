@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The 8254 programmable interval timer, channel 0, wired to IRQ 0.
+ *
+ * Periodic ticks use mode 2 (rate generator): the counter reloads itself
+ * from the divisor in hardware, so the tick period is exactly
+ * divisor / 1193182 s with no software in the loop; that fraction is what
+ * we report as the jiffy, not the 1/HZ that was asked for.
+ */
+#include <asm/i8254.h>
+#include <asm/pic.h>
+#include <asm/io.h>
+#include <asm/cpu.h>
+#include <dynhz/pit.h>
+#include <dynhz/errno.h>
+#include <dynhz/time64.h>
+
+#define PIT_CH0	    0x40
+#define PIT_CMD	    0x43
+#define PIT_IRQ	    0
+/* channel 0, low byte then high byte, binary; the mode in bits 1-3 */
+#define PIT_CMD_CH0(mode) (0x30 | ((mode) << 1))
+#define PIT_MODE_ONESHOT  0 /* interrupt on terminal count */
+#define PIT_MODE_RATE	  2 /* rate generator: periodic */
+
+static void pit_load(unsigned int mode, unsigned int count)
+{
+	outb(PIT_CMD, PIT_CMD_CH0(mode));
+	outb(PIT_CH0, (u8)count);
+	outb(PIT_CH0, (u8)(count >> 8));
+}
+
+/* A control word alone resets the channel, which then waits for a count: stopped. */
+static void pit_stop(void)
+{
+	pic_mask(PIT_IRQ);
+	outb(PIT_CMD, PIT_CMD_CH0(PIT_MODE_ONESHOT));
+}
+
+static void pit_interrupt(void *data)
+{
+	struct clock_event_device *dev = data;
+
+	if (likely(dev->event_handler))
+		dev->event_handler(dev);
+}
+
+static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
+			    struct dz_tick_period *period)
+{
+	unsigned int div;
+
+	if (hz < HZ_MIN || hz > HZ_MAX)
+		return -DZ_ERANGE;
+	div = dz_pit_divisor(hz);
+	pit_load(PIT_MODE_RATE, div);
+	irq_register(PIT_IRQ, pit_interrupt, dev);
+	*period = dz_pit_period(hz);
+	return 0;
+}
+
+static int pit_set_next_event_ns(struct clock_event_device *dev, u64 delta_ns)
+{
+	u64 count;
+
+	if (delta_ns > dev->max_delta_ns)
+		delta_ns = dev->max_delta_ns;
+	/* Rounded up: an event is never early. */
+	count = (delta_ns * PIT_FREQ + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+	if (count < 1)
+		count = 1;
+	if (count > PIT_DIVISOR_MAX)
+		count = PIT_DIVISOR_MAX;
+	pit_load(PIT_MODE_ONESHOT, (unsigned int)count);
+	irq_register(PIT_IRQ, pit_interrupt, dev);
+	return 0;
+}
+
+static int pit_shutdown(struct clock_event_device *dev)
+{
+	(void)dev;
+	pit_stop();
+	return 0;
+}
+
+struct clock_event_device pit_clockevent = {
+	.name = "pit",
+	.features = CLOCK_EVT_FEAT_PERIODIC | CLOCK_EVT_FEAT_ONESHOT,
+	.set_state_periodic = pit_set_periodic,
+	.set_next_event_ns = pit_set_next_event_ns,
+	.set_state_shutdown = pit_shutdown,
+	/* one input clock, rounded up; the 16-bit counter's reach, rounded down */
+	.min_delta_ns = (NSEC_PER_SEC + PIT_FREQ - 1) / PIT_FREQ,
+	.max_delta_ns = (u64)PIT_DIVISOR_MAX * NSEC_PER_SEC / PIT_FREQ,
+};
+
+struct measure {
+	unsigned int every, last, seen;
+	u64 (*sample)(void);
+	u64 *out;
+};
+
+/*
+ * The sample is taken first thing, on the same path at every tick: under
+ * QEMU -icount each instruction is a slice of guest time, so even a branch
+ * taken differently before the sample would skew the window.
+ */
+static void measure_interrupt(void *data)
+{
+	struct measure *m = data;
+	u64 v = m->sample();
+
+	if (m->seen % m->every == 0 && m->seen <= m->last)
+		m->out[m->seen / m->every] = v;
+	m->seen++;
+}
+
+void pit_measure(unsigned int windows, unsigned int ticks, unsigned int divisor,
+		 u64 (*sample)(void), u64 *out)
+{
+	struct measure m = { ticks, windows * ticks, 0, sample, out };
+	unsigned long flags = dz_irq_save();
+
+	pit_load(PIT_MODE_RATE, divisor);
+	irq_register(PIT_IRQ, measure_interrupt, &m);
+	while (*(volatile unsigned int *)&m.seen <= m.last) {
+		safe_halt();
+		local_irq_disable();
+	}
+	pit_stop();
+	irq_register(PIT_IRQ, NULL, NULL);
+	pic_mask(PIT_IRQ);
+	dz_irq_restore(flags);
+}
+
+static u64 median3(u64 a, u64 b, u64 c)
+{
+	u64 lo = a < b ? a : b, hi = a < b ? b : a;
+
+	return c < lo ? lo : c > hi ? hi : c;
+}
+
+/* One window may be skewed, not two: the median of three drops it. */
+u64 pit_calibrate(u64 (*sample)(void), bool down)
+{
+	u64 out[PIT_CAL_WINDOWS + 1], rate[PIT_CAL_WINDOWS];
+	u64 window = (u64)PIT_CAL_TICKS * PIT_CAL_DIVISOR; /* in PIT input clocks */
+
+	pit_measure(PIT_CAL_WINDOWS, PIT_CAL_TICKS, PIT_CAL_DIVISOR, sample, out);
+	for (unsigned int i = 0; i < PIT_CAL_WINDOWS; i++) {
+		u64 d = down ? out[i] - out[i + 1] : out[i + 1] - out[i];
+
+		/* d counts in window / PIT_FREQ s: in kHz, rounded to nearest */
+		rate[i] = (d * PIT_FREQ / 1000 + window / 2) / window;
+	}
+	return median3(rate[0], rate[1], rate[2]) * 1000;
+}

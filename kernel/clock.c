@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Bringing up time: measure the TSC and make it the clocksource, pick the
+ * clock-event device (clockevent=pit, the default, or clockevent=lapic),
+ * and hand it to the core, which reads hz= and starts the tick.
+ */
+#include <kernel/clock.h>
+#include <kernel/string.h>
+#include <asm/i8254.h>
+#include <asm/lapic.h>
+#include <asm/tsc.h>
+#include <dynhz/bootparam.h>
+#include <dynhz/tick.h>
+#include <dynhz/printk.h>
+
+static bool param_value_is(const struct dz_param *p, const char *v)
+{
+	return p->val && p->val_len == strlen(v) && !memcmp(p->val, v, p->val_len);
+}
+
+/* clockevent=pit|lapic; anything else is reported and the PIT is used. */
+static struct clock_event_device *choose_clockevent(const char *cmdline)
+{
+	static const char *const names[] = { "clockevent", NULL };
+	struct dz_param p;
+
+	if (!dz_cmdline_find(cmdline, names, &p) || param_value_is(&p, "pit"))
+		return &pit_clockevent;
+	if (param_value_is(&p, "lapic")) {
+		if (lapic_init())
+			return &lapic_clockevent;
+		dz_printk("clockevent=lapic: no local APIC, using pit\n");
+		return &pit_clockevent;
+	}
+	dz_printk("clockevent=%.*s: not a clock-event device (pit, lapic), using pit\n",
+		  (int)p.val_len, p.val ? p.val : "");
+	return &pit_clockevent;
+}
+
+struct clock_event_device *clock_init(const char *cmdline)
+{
+	struct clock_event_device *dev;
+
+	tsc_init();
+	dev = choose_clockevent(cmdline);
+	clockevents_register_device(dev);
+	dz_time_init(cmdline, dev);
+	return dev;
+}
