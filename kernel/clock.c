@@ -2,16 +2,19 @@
 /*
  * Bringing up time: measure the TSC and make it the clocksource, pick the
  * clock-event device (clockevent=pit, the default, or clockevent=lapic),
- * and hand it to the core, which reads hz= and starts the tick.
+ * and hand it to the core, which reads hz= and starts the tick. The
+ * scheduler's accounting then rides on every tick, after the core's.
  */
 #include <kernel/clock.h>
 #include <kernel/string.h>
+#include <kernel/sched.h>
 #include <asm/i8254.h>
 #include <asm/lapic.h>
 #include <asm/tsc.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/tick.h>
 #include <dynhz/printk.h>
+#include <dynhz/port.h>
 
 static bool param_value_is(const struct dz_param *p, const char *v)
 {
@@ -37,13 +40,27 @@ static struct clock_event_device *choose_clockevent(const char *cmdline)
 	return &pit_clockevent;
 }
 
+static void (*core_tick)(struct clock_event_device *dev);
+
+/* The core's tick (jiffies, timekeeping, timers), then the scheduler's accounting. */
+static void kernel_tick(struct clock_event_device *dev)
+{
+	core_tick(dev);
+	sched_tick();
+}
+
 struct clock_event_device *clock_init(const char *cmdline)
 {
 	struct clock_event_device *dev;
+	unsigned long flags;
 
 	tsc_init();
 	dev = choose_clockevent(cmdline);
 	clockevents_register_device(dev);
 	dz_time_init(cmdline, dev);
+	flags = dz_irq_save();
+	core_tick = dev->event_handler;
+	dev->event_handler = kernel_tick;
+	dz_irq_restore(flags);
 	return dev;
 }

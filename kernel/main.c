@@ -1,4 +1,17 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Kernel start: descriptor tables, interrupt controller and console, then
+ * time (clocksource, clock-event device, HZ from the command line), then
+ * the scheduler. The boot thread becomes the idle thread; the init thread
+ * runs the self-tests (selftest), or the demonstration and the shell.
+ *
+ * Parameters of the kernel itself (those of time are in the README):
+ *	selftest		run the in-kernel tests and exit
+ *	noshell			power off after the demonstration
+ *	timeslice=<n>		round-robin slice in USER_HZ ticks (default 10)
+ *	clockevent=pit|lapic	the tick device (default pit)
+ *	crash=ud|div|gp|panic	fail on purpose once booted (tests the reports)
+ */
 #include <asm/irq.h>
 #include <asm/pic.h>
 #include <asm/serial.h>
@@ -6,40 +19,89 @@
 #include <asm/cpu.h>
 #include <asm/tsc.h>
 #include <asm/multiboot.h>
+#include <kernel/kernel.h>
 #include <kernel/clock.h>
+#include <kernel/sched.h>
+#include <kernel/string.h>
+#include <dynhz/bootparam.h>
 #include <dynhz/printk.h>
-#include <dynhz/jiffies.h>
-#include <dynhz/timekeeping.h>
 
 _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi);
 
+const char *boot_cmdline = "";
+
+bool cmdline_has(const char *name)
+{
+	const char *const names[] = { name, NULL };
+	struct dz_param p;
+
+	return dz_cmdline_find(boot_cmdline, names, &p);
+}
+
+u64 tsc_now_ns(void)
+{
+	return tsc_to_ns(rdtsc());
+}
+
+static const char *build_name(void)
+{
+#if defined(CONFIG_HZ)
+#define STR2(x) #x
+#define STR(x)	STR2(x)
+	return "constant HZ=" STR(CONFIG_HZ);
+#elif defined(DYNHZ_DEBUG)
+	return "debug, HZ chosen at boot";
+#else
+	return "HZ chosen at boot";
+#endif
+}
+
+/* crash=...: the exception and panic reports, on demand. */
+static void crash_on_request(void)
+{
+	static const char *const names[] = { "crash", NULL };
+	struct dz_param p;
+	volatile int zero = 0;
+
+	if (!dz_cmdline_find(boot_cmdline, names, &p) || !p.val)
+		return;
+	thread_doing("crashing on purpose (crash=)");
+	if (p.val_len == 2 && !memcmp(p.val, "ud", 2))
+		__asm__ volatile("ud2");
+	if (p.val_len == 3 && !memcmp(p.val, "div", 3))
+		dz_printk("%d\n", 1 / zero);
+	if (p.val_len == 2 && !memcmp(p.val, "gp", 2))
+		__asm__ volatile("mov %0, %%ds" : : "r"(0x1234));
+	dz_panic("crash=%.*s requested", (int)p.val_len, p.val);
+}
+
+static void init_thread(void *arg)
+{
+	(void)arg;
+	crash_on_request();
+	if (cmdline_has("selftest"))
+		machine_exit(selftest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	demo_run();
+	if (!cmdline_has("noshell"))
+		shell_run();
+	dz_printk("dynhz: powering off\n");
+	machine_poweroff();
+}
+
 _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 {
-	const char *cmdline = "";
-
 	serial_init();
 	gdt_init();
 	idt_init();
 	pic_init();
 	if (magic == MULTIBOOT_BOOTLOADER_MAGIC && (mbi->flags & MULTIBOOT_INFO_CMDLINE))
-		cmdline = (const char *)(uintptr_t)mbi->cmdline;
-	dz_printk("dynhz: cmdline '%s'\n", cmdline);
+		boot_cmdline = (const char *)(uintptr_t)mbi->cmdline;
+	dz_printk("\ndynhz reference kernel, i386 (%s)\n", build_name());
+	dz_printk("cmdline: %s\n", boot_cmdline);
 	local_irq_enable();
-	clock_init(cmdline);
-	{
-		unsigned long j0;
-		u64 t0, t1;
-		j0 = jiffies;
-		while (jiffies == j0)
-			safe_halt();
-		j0 = jiffies;
-		t0 = rdtsc();
-		while (jiffies - j0 < HZ)
-			safe_halt();
-		t1 = rdtsc();
-		dz_printk("HZ ticks took %llu ns, ktime %llu\n", (unsigned long long)tsc_to_ns(t1 - t0), (unsigned long long)ktime_get_ns());
-	}
-	machine_exit(QEMU_EXIT_SUCCESS);
+	clock_init(boot_cmdline);
+	sched_init(boot_cmdline);
+	if (!kthread_run(init_thread, NULL, "init"))
+		dz_panic("cannot start the init thread");
+	cpu_idle();
 }
-void sched_thread_start(void);
-void sched_thread_start(void) {}

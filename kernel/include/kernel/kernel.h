@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* The kernel's parts, as main.c starts them. */
+#ifndef KERNEL_KERNEL_H
+#define KERNEL_KERNEL_H
+
+#include <dynhz/types.h>
+
+/* The boot command line (the multiboot one: it starts with the kernel's path). */
+extern const char *boot_cmdline;
+
+/* Is the bare flag (or name=...) present on the command line? */
+bool cmdline_has(const char *name);
+
+/* Boot demonstration: sleeps, timers, preemption, with measured durations. */
+void demo_run(void);
+
+/* The serial shell; returns when the user asks to power off. */
+void shell_run(void);
+
+/* In-kernel tests; prints "selftest: N passed, M failed"; returns M. */
+int selftest_run(void);
+
+/* Shared by the demo, the shell and the self-tests: TSC nanoseconds now. */
+u64 tsc_now_ns(void);
+
+#endif

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel threads and the scheduler: preemptive round robin on one CPU.
+ *
+ * A thread runs until it sleeps or its timeslice (timeslice= on the command
+ * line, in USER_HZ ticks, default 10 = 100 ms) runs out while another
+ * thread is runnable; the tick that ends the slice preempts it on the way
+ * out of the interrupt. A woken thread goes to the back of the queue. When
+ * nothing is runnable the idle thread halts the CPU until an interrupt.
+ *
+ * Sleeping follows Linux: set the state, check the condition, schedule():
+ *
+ *	set_current_state(TASK_INTERRUPTIBLE);
+ *	if (!done)
+ *		schedule();
+ *	__set_current_state(TASK_RUNNING);
+ *
+ * A wake-up between the check and schedule() sets the state back to
+ * TASK_RUNNING, so schedule() returns at once and nothing is lost.
+ */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include <dynhz/types.h>
+#include <dynhz/jiffies.h>
+#include <kernel/list.h>
+
+#define TASK_RUNNING	     0
+#define TASK_INTERRUPTIBLE   1
+#define TASK_UNINTERRUPTIBLE 2
+#define TASK_DEAD	     4
+
+#define MAX_THREADS	  16
+#define THREAD_STACK_SIZE 8192
+#define MAX_SCHEDULE_TIMEOUT LONG_MAX
+
+struct thread {
+	unsigned long sp;	/* saved stack pointer while switched out */
+	volatile int state;
+	bool on_rq;
+	int id;
+	const char *name;
+	const char *doing;	/* what it is busy with, for reports */
+	struct list_head run_list;
+	void (*fn)(void *arg);
+	void *arg;
+	u32 *stack;		/* lowest word: a canary against overflow */
+	unsigned long slice;	/* ticks left in the timeslice */
+	/* accounting */
+	u64 ticks;		/* ticks during which it was running */
+	u64 switches;		/* times it was switched in */
+	u64 preemptions;	/* times its slice ran out */
+};
+
+extern struct thread *current;
+
+void sched_init(const char *cmdline);
+
+/* Starts a thread running fn(arg); NULL when all slots are taken. */
+struct thread *kthread_run(void (*fn)(void *arg), void *arg, const char *name);
+_Noreturn void thread_exit(void);
+
+void schedule(void);
+/* Makes t runnable; returns whether it was asleep. Any context. */
+int wake_up_process(struct thread *t);
+void yield(void);
+
+static inline void __set_current_state(int state)
+{
+	current->state = state;
+}
+
+static inline void set_current_state(int state)
+{
+	current->state = state;
+	__asm__ volatile("" : : : "memory"); /* the state is set before the condition is read */
+}
+
+/* Says what the current thread is doing (shown by stat and in crash reports). */
+static inline void thread_doing(const char *what)
+{
+	current->doing = what;
+}
+
+/* The idle loop: the boot thread ends here. */
+_Noreturn void cpu_idle(void);
+
+/* From the tick, after the core's handler: accounting and the timeslice. */
+void sched_tick(void);
+
+/* Scheduler facts for stat. */
+unsigned long sched_timeslice(void);
+unsigned int sched_threads(struct thread **out, unsigned int max);
+u64 sched_context_switches(void);
+
+/* Sleeping (kernel/sleep.c). */
+long schedule_timeout(long timeout);
+long schedule_timeout_interruptible(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
+void msleep(unsigned int msecs);
+
+#endif

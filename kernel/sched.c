@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Threads and the round-robin scheduler (see include/kernel/sched.h).
+ *
+ * One CPU: the run queue and thread states are protected by disabling
+ * interrupts. Preemption happens at the end of an interrupt (the exit hook),
+ * when the tick has used up the running thread's timeslice or woken a
+ * thread while the idle thread was running.
+ */
+#include <kernel/sched.h>
+#include <kernel/string.h>
+#include <asm/switch.h>
+#include <asm/irq.h>
+#include <asm/cpu.h>
+#include <asm/multiboot.h>
+#include <dynhz/bootparam.h>
+#include <dynhz/port.h>
+#include <dynhz/printk.h>
+
+#define STACK_CANARY	     0x57ac4ca9U
+#define TIMESLICE_DEFAULT    10	  /* USER_HZ ticks: 100 ms */
+#define TIMESLICE_MAX	     6000 /* one minute */
+
+static struct thread threads[MAX_THREADS];
+/* Thread 0 (idle) runs on the boot stack; thread i on stacks[i - 1]. */
+static u32 stacks[MAX_THREADS - 1][THREAD_STACK_SIZE / 4] __attribute__((aligned(16)));
+extern u32 boot_stack_bottom[];
+
+struct thread *current;
+static struct thread *idle;
+static struct list_head runqueue = LIST_HEAD_INIT(runqueue);
+static bool need_resched;
+static unsigned long timeslice; /* jiffies */
+static u64 nr_switches;
+
+static void enqueue(struct thread *t)
+{
+	if (!t->on_rq && t != idle) {
+		list_add_tail(&t->run_list, &runqueue);
+		t->on_rq = true;
+	}
+}
+
+static struct thread *pick_next(void)
+{
+	struct thread *t;
+
+	if (list_empty(&runqueue))
+		return idle;
+	t = list_entry(runqueue.next, struct thread, run_list);
+	list_del_init(&t->run_list);
+	t->on_rq = false;
+	return t;
+}
+
+static void check_stack(struct thread *t)
+{
+	if (unlikely(t->stack[0] != STACK_CANARY))
+		dz_panic("stack overflow in thread %s", t->name);
+}
+
+void schedule(void)
+{
+	unsigned long flags = dz_irq_save();
+	struct thread *prev = current, *next;
+
+	DZ_BUG_ON(irq_depth());
+	check_stack(prev);
+	if (prev->state == TASK_RUNNING)
+		enqueue(prev);
+	next = pick_next();
+	need_resched = false;
+	if (next != prev) {
+		next->slice = timeslice;
+		next->switches++;
+		nr_switches++;
+		current = next;
+		arch_switch_to(&prev->sp, next->sp);
+	}
+	dz_irq_restore(flags);
+}
+
+int wake_up_process(struct thread *t)
+{
+	unsigned long flags = dz_irq_save();
+	int woken = t->state != TASK_RUNNING && t->state != TASK_DEAD;
+
+	if (woken) {
+		t->state = TASK_RUNNING;
+		if (t != current)
+			enqueue(t);
+		if (current == idle)
+			need_resched = true;
+	}
+	dz_irq_restore(flags);
+	return woken;
+}
+
+void yield(void)
+{
+	schedule();
+}
+
+/* Interrupt exit: switch if the tick or a wake-up asked for it. */
+static void preempt_on_irq_exit(void)
+{
+	if (need_resched && current->state == TASK_RUNNING)
+		schedule();
+}
+
+void sched_tick(void)
+{
+	struct thread *t = current;
+
+	if (unlikely(!t))
+		return; /* the tick runs before the scheduler is set up */
+	t->ticks++;
+	if (t == idle || !t->slice)
+		return;
+	if (--t->slice == 0) {
+		t->slice = timeslice;
+		if (!list_empty(&runqueue)) {
+			t->preemptions++;
+			need_resched = true;
+		}
+	}
+}
+
+/* Every thread starts here, on its own stack, with interrupts off. */
+void sched_thread_start(void);
+void sched_thread_start(void)
+{
+	local_irq_enable();
+	current->fn(current->arg);
+	thread_exit();
+}
+
+struct thread *kthread_run(void (*fn)(void *arg), void *arg, const char *name)
+{
+	unsigned long flags = dz_irq_save();
+	struct thread *t = NULL;
+
+	/* A dead thread's slot is free: it is not running, it never runs again. */
+	for (int i = 1; i < MAX_THREADS && !t; i++)
+		if (!threads[i].name || threads[i].state == TASK_DEAD)
+			t = &threads[i];
+	if (t) {
+		memset(t, 0, sizeof(*t));
+		t->id = (int)(t - threads);
+		t->name = name;
+		t->fn = fn;
+		t->arg = arg;
+		t->stack = stacks[t->id - 1];
+		t->stack[0] = STACK_CANARY;
+		t->sp = arch_thread_stack_init(t->stack + THREAD_STACK_SIZE / 4);
+		INIT_LIST_HEAD(&t->run_list);
+		t->state = TASK_RUNNING;
+		enqueue(t);
+	}
+	dz_irq_restore(flags);
+	return t;
+}
+
+_Noreturn void thread_exit(void)
+{
+	local_irq_disable();
+	current->state = TASK_DEAD;
+	current->doing = NULL;
+	schedule();
+	dz_panic("dead thread %s scheduled", current->name);
+}
+
+_Noreturn void cpu_idle(void)
+{
+	for (;;) {
+		local_irq_disable();
+		if (need_resched || !list_empty(&runqueue)) {
+			local_irq_enable();
+			schedule();
+			continue;
+		}
+		safe_halt(); /* sti; hlt: no wake-up slips in between */
+	}
+}
+
+unsigned long sched_timeslice(void)
+{
+	return timeslice;
+}
+
+u64 sched_context_switches(void)
+{
+	return nr_switches;
+}
+
+unsigned int sched_threads(struct thread **out, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (int i = 0; i < MAX_THREADS && n < max; i++)
+		if (threads[i].name && threads[i].state != TASK_DEAD)
+			out[n++] = &threads[i];
+	return n;
+}
+
+/* Prints the current thread and its activity: the crash reports' "doing what". */
+static void describe(void)
+{
+	if (!current)
+		return;
+	dz_printk("  in thread %d '%s'%s, doing: %s; jiffies %lu\n", current->id, current->name,
+		  irq_depth() ? " (in an interrupt handler)" : "",
+		  current->doing ? current->doing : "nothing in particular", (unsigned long)jiffies);
+}
+
+/* timeslice=<USER_HZ ticks>, converted to jiffies once. */
+static void parse_timeslice(const char *cmdline)
+{
+	static const char *const names[] = { "timeslice", NULL };
+	unsigned long ticks = TIMESLICE_DEFAULT;
+	struct dz_param p;
+
+	if (dz_cmdline_find(cmdline, names, &p))
+		dz_param_uint(&p, 1, TIMESLICE_MAX, TIMESLICE_DEFAULT, &ticks);
+	timeslice = user_to_kernel_hz(UCLOCK(ticks));
+	dz_printk("sched: timeslice %lu USER_HZ ticks = %lu jiffies = %u us\n", ticks, timeslice,
+		  jiffies_to_usecs(timeslice));
+}
+
+/* The boot thread becomes the idle thread, on the boot stack. */
+void sched_init(const char *cmdline)
+{
+	idle = &threads[0];
+	idle->name = "idle";
+	idle->state = TASK_RUNNING;
+	idle->stack = boot_stack_bottom;
+	idle->stack[0] = STACK_CANARY;
+	INIT_LIST_HEAD(&idle->run_list);
+	current = idle;
+	parse_timeslice(cmdline);
+	trap_set_describe_hook(describe);
+	irq_set_exit_hook(preempt_on_irq_exit);
+}

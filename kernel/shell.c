@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: MIT
+void shell_run(void);
+void shell_run(void) {}
