@@ -167,15 +167,16 @@ struct boot_case {
 
 #define OK(cl, h, param)       { cl, 0, h, DZ_HZ_CMDLINE, NULL, param }
 #define NONE(cl)	       { cl, 0, 250, DZ_HZ_DEFAULT, NULL, NULL }
-#define BAD(cl, param, why)    { cl, -DZ_EINVAL, 250, DZ_HZ_DEFAULT, param ": " why ", using 250", param }
+#define BAD(cl, param, why) \
+	{ cl, -DZ_EINVAL, 250, DZ_HZ_DEFAULT, param ": " why ", using 250", param }
 #define RANGE(cl, param, used) \
 	{ cl, -DZ_ERANGE, used, DZ_HZ_CLAMPED, param ": out of range 19..10000, using " #used, param }
 
-#define NAN   "not a number"
-#define EMPTY "empty value"
-#define TRAIL "trailing characters after the number"
-#define SIGN  "a sign is not allowed"
-#define BIG   "number too large"
+#define WHY_NAN   "not a number"
+#define WHY_EMPTY "empty value"
+#define WHY_TRAIL "trailing characters after the number"
+#define WHY_SIGN  "a sign is not allowed"
+#define WHY_BIG   "number too large"
 
 static const struct boot_case cases[] = {
 	/* nothing asked for */
@@ -211,12 +212,12 @@ static const struct boot_case cases[] = {
 	OK("hz=300 foo=\"bar hz=5 baz\"", 300, "hz=300"),
 	OK("hz=300 \"foo=x hz=5\" quiet", 300, "hz=300"),
 	OK("\"hz=300\" \"quiet\"", 300, "hz=300"),
-	BAD("hz=\"abc\"", "hz=abc", NAN),
-	BAD("\"hz=abc\"", "hz=abc", NAN),
-	BAD("hz=\"\"", "hz=", EMPTY),
-	BAD("hz=\"3 00\"", "hz=3 00", TRAIL),
-	BAD("hz=300\"", "hz=300\"", TRAIL), /* a quote closes only what one opened */
-	BAD("hz=3\"00\"", "hz=3\"00\"", TRAIL),
+	BAD("hz=\"abc\"", "hz=abc", WHY_NAN),
+	BAD("\"hz=abc\"", "hz=abc", WHY_NAN),
+	BAD("hz=\"\"", "hz=", WHY_EMPTY),
+	BAD("hz=\"3 00\"", "hz=3 00", WHY_TRAIL),
+	BAD("hz=300\"", "hz=300\"", WHY_TRAIL), /* a quote closes only what one opened */
+	BAD("hz=3\"00\"", "hz=3\"00\"", WHY_TRAIL),
 
 	/* unknown names are nobody's business */
 	NONE("hzz=300 h=300 hz_=300 xhz=300 timer_hz=300 =300"),
@@ -229,44 +230,44 @@ static const struct boot_case cases[] = {
 	OK("hz=100 hz=200 hz=300", 300, "hz=300"),
 	OK("hz=abc hz=300", 300, "hz=300"),
 	OK("hz=5 HZ=300", 300, "HZ=300"),
-	BAD("hz=300 hz=abc", "hz=abc", NAN),
-	BAD("hz=300 HZ", "HZ=", EMPTY),
+	BAD("hz=300 hz=abc", "hz=abc", WHY_NAN),
+	BAD("hz=300 HZ", "HZ=", WHY_EMPTY),
 	RANGE("hz=300 HZ=5", "HZ=5", 19),
 
 	/* not a number */
-	BAD("hz=abc", "hz=abc", NAN),
-	BAD("HZ=abc", "HZ=abc", NAN),
-	BAD("hz=x300", "hz=x300", NAN),
-	BAD("hz==300", "hz==300", NAN),
-	BAD("hz=.5", "hz=.5", NAN),
+	BAD("hz=abc", "hz=abc", WHY_NAN),
+	BAD("HZ=abc", "HZ=abc", WHY_NAN),
+	BAD("hz=x300", "hz=x300", WHY_NAN),
+	BAD("hz==300", "hz==300", WHY_NAN),
+	BAD("hz=.5", "hz=.5", WHY_NAN),
 	/* empty */
-	BAD("hz=", "hz=", EMPTY),
-	BAD("hz", "hz=", EMPTY),
-	BAD("HZ", "HZ=", EMPTY),
-	BAD("hz= 300", "hz=", EMPTY),
-	BAD("/boot/dynhz.elf hz", "hz=", EMPTY),
+	BAD("hz=", "hz=", WHY_EMPTY),
+	BAD("hz", "hz=", WHY_EMPTY),
+	BAD("HZ", "HZ=", WHY_EMPTY),
+	BAD("hz= 300", "hz=", WHY_EMPTY),
+	BAD("/boot/dynhz.elf hz", "hz=", WHY_EMPTY),
 	/* trailing garbage */
-	BAD("hz=250x", "hz=250x", TRAIL),
-	BAD("hz=3.5", "hz=3.5", TRAIL),
-	BAD("hz=0x100", "hz=0x100", TRAIL),
-	BAD("hz=1e3", "hz=1e3", TRAIL),
-	BAD("hz=300hz", "hz=300hz", TRAIL),
-	BAD("hz=300,", "hz=300,", TRAIL),
+	BAD("hz=250x", "hz=250x", WHY_TRAIL),
+	BAD("hz=3.5", "hz=3.5", WHY_TRAIL),
+	BAD("hz=0x100", "hz=0x100", WHY_TRAIL),
+	BAD("hz=1e3", "hz=1e3", WHY_TRAIL),
+	BAD("hz=300hz", "hz=300hz", WHY_TRAIL),
+	BAD("hz=300,", "hz=300,", WHY_TRAIL),
 	/* a sign */
-	BAD("hz=-5", "hz=-5", SIGN),
-	BAD("hz=+5", "hz=+5", SIGN),
-	BAD("hz=+300", "hz=+300", SIGN),
-	BAD("hz=-0", "hz=-0", SIGN),
+	BAD("hz=-5", "hz=-5", WHY_SIGN),
+	BAD("hz=+5", "hz=+5", WHY_SIGN),
+	BAD("hz=+300", "hz=+300", WHY_SIGN),
+	BAD("hz=-0", "hz=-0", WHY_SIGN),
 	/* overflow: too large for an unsigned long of either size */
-	BAD("hz=99999999999999999999", "hz=99999999999999999999", BIG),
-	BAD("hz=18446744073709551616", "hz=18446744073709551616", BIG),
-	BAD("hz=123456789012345678901234567890", "hz=123456789012345678901234567890", BIG),
+	BAD("hz=99999999999999999999", "hz=99999999999999999999", WHY_BIG),
+	BAD("hz=18446744073709551616", "hz=18446744073709551616", WHY_BIG),
+	BAD("hz=123456789012345678901234567890", "hz=123456789012345678901234567890", WHY_BIG),
 #if BITS_PER_LONG == 64
 	RANGE("hz=4294967296", "hz=4294967296", 10000),
 	RANGE("hz=18446744073709551615", "hz=18446744073709551615", 10000),
 #else
-	BAD("hz=4294967296", "hz=4294967296", BIG),
-	BAD("hz=18446744073709551615", "hz=18446744073709551615", BIG),
+	BAD("hz=4294967296", "hz=4294967296", WHY_BIG),
+	BAD("hz=18446744073709551615", "hz=18446744073709551615", WHY_BIG),
 #endif
 	RANGE("hz=4294967295", "hz=4294967295", 10000),
 

@@ -1,0 +1,29 @@
+# libFuzzer harnesses (tests/fuzz/check.sh builds and runs them).
+#
+# Each harness is linked with the core compiled from source by clang with
+# the fuzzer's coverage instrumentation, ASan and UBSan: the variable build,
+# at the host's word size. fuzz_conv is built twice: as is, and with the
+# 128-bit multiply written out in 64-bit halves (the i386 kernel's path).
+
+FUZZ_OUT	:= build/fuzz
+FUZZ_CFLAGS	:= -std=gnu11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
+		   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		   -Iinclude -Itests/unit
+FUZZ_CORE	:= $(wildcard time/*.c) $(wildcard lib/*.c) host/host.c tests/unit/ref.c
+FUZZ_DEPS	:= $(FUZZ_CORE) $(wildcard include/dynhz/*.h) tests/unit/ref.h mk/fuzz.mk
+FUZZ_BINS	:= $(FUZZ_OUT)/fuzz_cmdline $(FUZZ_OUT)/fuzz_conv $(FUZZ_OUT)/fuzz_conv_noint128
+
+.PHONY: fuzz-bins
+fuzz-bins: $(FUZZ_BINS)
+
+$(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) $< $(FUZZ_CORE) -o $@
+
+$(FUZZ_OUT)/fuzz_conv_noint128: tests/fuzz/fuzz_conv.c $(FUZZ_DEPS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -DDYNHZ_NO_INT128 $< $(FUZZ_CORE) -o $@
+
+# make fuzz: the harnesses for FUZZ_TIME seconds each (30 unless told).
+fuzz:
+	@bash tests/fuzz/check.sh

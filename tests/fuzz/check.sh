@@ -1,0 +1,64 @@
+#!/bin/bash
+# The libFuzzer harnesses: built by clang (mk/fuzz.mk) into build/fuzz/,
+# then run side by side for FUZZ_TIME seconds each (30 unless told), from
+# the seeds in tests/fuzz/corpus/<name>/ plus what earlier runs found
+# (build/fuzz/corpus/<name>/; the seeds are never written to). One result
+# per harness. A failing input is kept in build/fuzz/ and the log says how
+# to replay it.
+cd "$(dirname "$0")/../.." || exit 1
+source scripts/lib.sh
+
+FUZZ_TIME=${FUZZ_TIME:-30}
+out=build/fuzz
+mkdir -p "$out"
+
+# name  seeds  libFuzzer options
+harnesses=(
+	"fuzz_cmdline fuzz_cmdline -max_len=1024 -dict=tests/fuzz/fuzz_cmdline.dict"
+	"fuzz_conv fuzz_conv -max_len=32"
+	"fuzz_conv_noint128 fuzz_conv -max_len=32"
+)
+
+if ! make --no-print-directory -j"$(nproc)" fuzz-bins >"$out/build.log" 2>&1; then
+	tail -30 "$out/build.log" >&2
+	for h in "${harnesses[@]}"; do
+		record fail "fuzz: ${h%% *} (does not build)"
+	done
+	exit 0
+fi
+
+run() { # name seeds options...
+	local name=$1 seeds=tests/fuzz/corpus/$2 rc
+	shift 2
+	mkdir -p "$out/corpus/$name"
+	rm -f "$out/$name"-crash-* "$out/$name"-leak-* "$out/$name"-timeout-* "$out/$name"-oom-*
+	"$out/$name" -max_total_time="$FUZZ_TIME" -timeout=10 -print_final_stats=1 \
+		-artifact_prefix="$out/$name-" "$@" "$out/corpus/$name" "$seeds" \
+		>"$out/$name.log" 2>&1
+	rc=$?
+	echo $rc >"$out/$name.rc"
+}
+
+for h in "${harnesses[@]}"; do
+	# shellcheck disable=SC2086
+	run $h &
+done
+wait
+
+for h in "${harnesses[@]}"; do
+	name=${h%% *}
+	rc=$(cat "$out/$name.rc" 2>/dev/null || echo 1)
+	runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$out/$name.log")
+	if [ "$rc" -eq 0 ] && [ -n "$runs" ]; then
+		record pass "fuzz: $name"
+		printf '%-50s ok, %s runs in %s s\n' "fuzz: $name" "$runs" "$FUZZ_TIME"
+	else
+		record fail "fuzz: $name"
+		echo "---- $out/$name.log" >&2
+		grep -v -e '^#[0-9]' -e '^INFO:' -e '^MS:' "$out/$name.log" | tail -25 >&2
+		for a in "$out/$name"-crash-* "$out/$name"-timeout-* "$out/$name"-oom-*; do
+			[ -f "$a" ] && echo "replay: $out/$name $a" >&2
+		done
+	fi
+done
+exit 0
