@@ -10,7 +10,8 @@
 #   make check           every test of every build, then "N passed, N failed"
 #   make check-long      the long exhaustive runs (not in CI)
 #   make bench           benchmarks, side by side
-#   make run             boot with HZ=333 (or make run HZ=1000, CMDLINE='hz=300')
+#   make run             boot the kernel under QEMU with hz=250 (or HZ=1000, CMDLINE='hz=300 ...')
+#   make run-host        the hosted demonstration, same parameters
 
 CC	?= gcc
 AR	?= ar
@@ -109,9 +110,13 @@ check-long:
 bench:
 	@bash scripts/bench.sh
 
-HZ	?= 333
+HZ	?= 250
 CMDLINE ?= hz=$(HZ)
-run: run-host
+# The reference kernel under QEMU (mk/x86.mk); run-host is the hosted demo.
+run:
+	@bash scripts/deps.sh run
+	@$(MAKE) --no-print-directory kernel
+	@bash scripts/run-kernel.sh "$(KELF)" "$(CMDLINE)"
 run-host: $(B)/tools/dynhz-demo
 	$(RUNNER) $(B)/tools/dynhz-demo "$(CMDLINE)"
 $(B)/tools/dynhz-demo: tools/demo.c $(B)/libdynhz.a

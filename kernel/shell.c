@@ -1,3 +1,220 @@
 // SPDX-License-Identifier: MIT
-void shell_run(void);
-void shell_run(void) {}
+/*
+ * The serial shell. Bytes arrive by interrupt into a ring; the shell thread
+ * sleeps on a wait queue until there is a line to run.
+ */
+#include <kernel/kernel.h>
+#include <kernel/sched.h>
+#include <kernel/wait.h>
+#include <kernel/string.h>
+#include <asm/serial.h>
+#include <asm/tsc.h>
+#include <asm/lapic.h>
+#include <asm/pic.h>
+#include <dynhz/timer.h>
+#include <dynhz/tick.h>
+#include <dynhz/timekeeping.h>
+#include <dynhz/jiffies.h>
+#include <dynhz/hz.h>
+#include <dynhz/port.h>
+#include <dynhz/printk.h>
+
+#define RX_SIZE	  128 /* a power of two */
+#define LINE_SIZE 80
+
+static char rx[RX_SIZE];
+static volatile unsigned int rx_head, rx_tail;
+static DECLARE_WAIT_QUEUE_HEAD(rx_wq);
+
+/* Interrupt context: a full ring drops the byte (a human cannot type that fast). */
+static void rx_byte(char c)
+{
+	if (rx_head - rx_tail < RX_SIZE) {
+		rx[rx_head % RX_SIZE] = c;
+		rx_head++;
+	}
+	wake_up(&rx_wq);
+}
+
+static char getc_wait(void)
+{
+	char c;
+
+	wait_event(rx_wq, rx_head != rx_tail);
+	c = rx[rx_tail % RX_SIZE];
+	rx_tail++;
+	return c;
+}
+
+/* Reads a line with echo and backspace; CR, LF or CR LF end it. */
+static void read_line(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (;;) {
+		char c = getc_wait();
+
+		if (c == '\r' || c == '\n') {
+			if (n || c == '\r')
+				break;
+			continue; /* the LF of a CR LF */
+		}
+		if ((c == '\b' || c == 0x7f) && n) {
+			n--;
+			dz_printk("\b \b");
+		} else if (c >= ' ' && c < 0x7f && n + 1 < size) {
+			buf[n++] = c;
+			dz_printk("%c", c);
+		}
+	}
+	buf[n] = '\0';
+	dz_printk("\n");
+}
+
+static void print_ns(const char *label, u64 ns)
+{
+	dz_printk("%s%llu.%06llu s\n", label, (unsigned long long)(ns / NSEC_PER_SEC),
+		  (unsigned long long)(ns % NSEC_PER_SEC / 1000));
+}
+
+static void cmd_help(const char *arg)
+{
+	(void)arg;
+	static const char *const lines[] = {
+		"help         this list",
+		"uptime       time since boot, from the TSC and from jiffies",
+		"hz           the tick: HZ, its source, the exact period, the clocks",
+		"timers       the timer wheel's counters",
+		"stat         threads and their CPU time in USER_HZ ticks",
+		"sleep <ms>   msleep(ms), measured on the TSC",
+		"poweroff     stop the machine",
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(lines); i++)
+		dz_printk("  %s\n", lines[i]);
+}
+
+static void cmd_uptime(const char *arg)
+{
+	u64 ticks = tick_count();
+
+	(void)arg;
+	print_ns("uptime: ", ktime_get_ns());
+	dz_printk("uptime: %llu ticks since boot = ", (unsigned long long)ticks);
+	print_ns("", jiffies64_to_nsecs(ticks));
+	dz_printk("uptime: jiffies %lu, jiffies_64 %llu (the 32-bit jiffies wraps 300 s after boot)\n",
+		  (unsigned long)jiffies, (unsigned long long)get_jiffies_64());
+}
+
+static void cmd_hz(const char *arg)
+{
+	(void)arg;
+	dz_hz_report();
+	dz_printk("clocks: tsc %llu Hz (clocksource)", (unsigned long long)tsc_hz());
+	if (lapic_timer_hz())
+		dz_printk(", lapic timer %llu Hz", (unsigned long long)lapic_timer_hz());
+	dz_printk("\nsched: timeslice %lu jiffies = %u us\n", sched_timeslice(),
+		  jiffies_to_usecs(sched_timeslice()));
+}
+
+static void cmd_timers(const char *arg)
+{
+	struct dz_timer_stats st;
+	unsigned long next;
+
+	(void)arg;
+	dz_timer_stats(&st);
+	next = timer_next_expiry() - jiffies;
+	dz_printk("timers: %lu pending, %llu expired, %llu cascaded\n", st.pending,
+		  (unsigned long long)st.expired, (unsigned long long)st.cascaded);
+	if (next < MAX_JIFFY_OFFSET)
+		dz_printk("timers: next in %lu jiffies (%u ms)\n", next, jiffies_to_msecs(next));
+}
+
+static const char *state_name(int state)
+{
+	return state == TASK_RUNNING ? "run" : state == TASK_DEAD ? "dead" : "sleep";
+}
+
+static void cmd_stat(const char *arg)
+{
+	struct thread *t[MAX_THREADS];
+	unsigned int n = sched_threads(t, MAX_THREADS);
+
+	(void)arg;
+	dz_printk("  id name        state  cpu(USER_HZ)  switches  preempted  doing\n");
+	for (unsigned int i = 0; i < n; i++)
+		dz_printk("  %2d %-11s %-6s %12lu  %8llu  %9llu  %s\n", t[i]->id, t[i]->name,
+			  state_name(t[i]->state),
+			  uclock_ticks(jiffies_to_clock_t((unsigned long)t[i]->ticks)),
+			  (unsigned long long)t[i]->switches, (unsigned long long)t[i]->preemptions,
+			  t[i]->doing ? t[i]->doing : "");
+	dz_printk("stat: %llu context switches, %lu spurious PIC interrupts, USER_HZ=%u\n",
+		  (unsigned long long)sched_context_switches(), pic_spurious_count(),
+		  (unsigned int)USER_HZ);
+}
+
+static void cmd_sleep(const char *arg)
+{
+	unsigned long ms = 0;
+	u64 t0, ns;
+
+	for (; *arg >= '0' && *arg <= '9' && ms < 100000000; arg++)
+		ms = ms * 10 + (unsigned long)(*arg - '0');
+	if (*arg || !ms || ms > 3600000) {
+		dz_printk("usage: sleep <ms>, 1 to 3600000\n");
+		return;
+	}
+	t0 = tsc_now_ns();
+	msleep((unsigned int)ms);
+	ns = tsc_now_ns() - t0;
+	dz_printk("sleep: ms=%lu jiffies=%lu+1 ", ms, msecs_to_jiffies((unsigned int)ms));
+	print_ns("measured ", ns);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(const char *arg);
+} commands[] = {
+	{ "help", cmd_help },	  { "uptime", cmd_uptime }, { "hz", cmd_hz },
+	{ "timers", cmd_timers }, { "stat", cmd_stat },	    { "sleep", cmd_sleep },
+};
+
+/* Splits "name arg" in place; returns false for "poweroff". */
+static bool run_line(char *line)
+{
+	char *arg = line;
+
+	while (*arg && *arg != ' ')
+		arg++;
+	if (*arg)
+		*arg++ = '\0';
+	while (*arg == ' ')
+		arg++;
+	if (!*line)
+		return true;
+	if (!strcmp(line, "poweroff"))
+		return false;
+	for (unsigned int i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(line, commands[i].name)) {
+			thread_doing(commands[i].name);
+			commands[i].fn(arg);
+			thread_doing("shell: waiting for a command");
+			return true;
+		}
+	dz_printk("%s: unknown command (try help)\n", line);
+	return true;
+}
+
+void shell_run(void)
+{
+	char line[LINE_SIZE];
+
+	serial_enable_rx(rx_byte);
+	dz_printk("shell: type help for the commands\n");
+	thread_doing("shell: waiting for a command");
+	do {
+		dz_printk("dynhz> ");
+		read_line(line, sizeof(line));
+	} while (run_line(line));
+}

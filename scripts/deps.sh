@@ -7,7 +7,7 @@ want=(gcc make)
 case "${1:-check}" in
 check) want+=(libcmocka-dev libcmocka-dev:i386 gcc-multilib valgrind clang libclang-rt-14-dev qemu-system-x86 qemu-user) ;;
 bench) want+=(valgrind libev-dev libevent-dev libuv1-dev gnuplot-nox gcc-multilib libcmocka-dev) ;;
-run | kernel) want+=(qemu-system-x86 gcc-multilib) ;;
+run | kernel) want+=(qemu-system-x86 qemu-user gcc-multilib) ;;
 esac
 
 missing=()
