@@ -11,6 +11,11 @@
 #include <dynhz/jiffies.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/printk.h>
+#include <dynhz/clockevent.h>
+#include <dynhz/clocksource.h>
+#include <dynhz/timekeeping.h>
+#include <dynhz/timer.h>
+#include <dynhz/tick.h>
 #include <dynhz/host.h>
 
 #endif

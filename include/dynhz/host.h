@@ -22,6 +22,21 @@ int dynhz_boot(const char *cmdline);
 int dynhz_boot_quiet(const char *cmdline);
 
 /*
+ * Delivers n ticks of the simulated PIT, one interrupt each, as the kernel
+ * gets them: jiffies moves, timers run, the simulated clock counts the
+ * divisor per tick. After dynhz_boot().
+ */
+void dynhz_host_run_ticks(unsigned long n);
+
+/*
+ * The same n ticks, fast: stretches in which nothing is due (no timer to
+ * run or cascade, no clock wrap to fold) pass at once, the others tick by
+ * tick. Timers run at exactly the same jiffies as with dynhz_host_run_ticks;
+ * a simulated day takes microseconds when few timers are pending.
+ */
+void dynhz_host_advance_ticks(u64 n);
+
+/*
  * Host output goes to stdout unless silenced (tests silence it and read
  * the last line printed instead).
  */

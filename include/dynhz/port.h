@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the core needs from the platform it runs on: somewhere to print and
- * a way to stop. The hosted port (host/) and the x86 kernel (arch/x86/)
- * each implement these two functions.
+ * What the core needs from the platform it runs on: somewhere to print, a
+ * way to stop, and a way to keep the tick interrupt out of a critical
+ * section. The hosted port (host/) and the x86 kernel (arch/x86/) each
+ * implement these functions.
  */
 #ifndef DYNHZ_PORT_H
 #define DYNHZ_PORT_H
@@ -11,5 +12,13 @@
 
 void dz_port_console_write(const char *s, size_t len);
 _Noreturn void dz_port_panic_exit(void);
+
+/*
+ * Disables interrupts and returns the previous state, for dz_irq_restore().
+ * Timer operations and timekeeping reads use them, as the tick interrupt
+ * changes the same data. Nest freely. No-ops on the host.
+ */
+unsigned long dz_irq_save(void);
+void dz_irq_restore(unsigned long flags);
 
 #endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The periodic tick: the one boot entry of time, and the handler that makes
+ * jiffies move.
+ */
+#ifndef DYNHZ_TICK_H
+#define DYNHZ_TICK_H
+
+#include <dynhz/types.h>
+#include <dynhz/clockevent.h>
+
+/*
+ * Boots time on dev, for the host and the kernel alike: reads hz= from the
+ * command line (dz_hz_parse), asks dev for periodic ticks at that rate and
+ * takes the exact period it reports, fixes HZ and every derived constant
+ * (dz_hz_setup: jiffies = INITIAL_JIFFIES), starts the timer wheel and the
+ * timekeeping epoch, makes the periodic tick dev's event_handler, and
+ * prints the setup report. Returns dz_hz_parse()'s verdict: 0, -DZ_EINVAL
+ * or -DZ_ERANGE (the boot goes on with the fallback either way). Panics if
+ * the device cannot tick periodically: there is no kernel without a tick.
+ * Pending timers of an earlier boot are forgotten (no longer pending).
+ */
+int dz_time_init(const char *cmdline, struct clock_event_device *dev);
+
+/* The same, printing no report (only the command-line messages). */
+int dz_time_init_quiet(const char *cmdline, struct clock_event_device *dev);
+
+/* The device that ticks, or NULL before dz_time_init(). */
+struct clock_event_device *tick_device(void);
+
+/* Ticks since dz_time_init(): jiffies_64 - INITIAL_JIFFIES. */
+u64 tick_count(void);
+
+/*
+ * Skipping idle ticks (the host's fast-forward now, tickless idle later):
+ * dz_tick_idle_max() is how many of the coming ticks could pass with nothing
+ * to do (no timer expires or moves, no clocksource wrap to catch; U64_MAX if
+ * nothing at all is pending); dz_tick_skip(n) accounts n <= that many ticks
+ * at once, exactly as n calls of the handler would. Interrupts off.
+ */
+u64 dz_tick_idle_max(void);
+void dz_tick_skip(u64 n);
+
+#endif

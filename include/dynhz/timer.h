@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel timers with Linux semantics, on a hierarchical timing wheel.
+ *
+ *	timer_setup(&t, fn, 0);
+ *	mod_timer(&t, jiffies + msecs_to_jiffies(100));
+ *
+ * A timer runs at the first tick at which time_after_eq(jiffies, expires)
+ * holds: never earlier, and never later either (lateness 0) for any expiry
+ * up to half the range of unsigned long after the next tick; an expiry that
+ * is not after jiffies (or further ahead than that, which reads as the
+ * past) runs at the next tick. Callbacks run from the tick, with the timer
+ * already not pending, and may add, modify or delete any timer, themselves
+ * too.
+ *
+ * The wheel (time/timer.c) has TIMER_WHEEL_LEVELS levels of 64 slots; level
+ * n holds the timers due 64^n to 64^(n+1) - 1 jiffies ahead, in slots of
+ * 64^n jiffies. When the clock reaches a slot of a higher level its timers
+ * cascade down, so each timer is exact; a timer moves at most once per
+ * level, so a tick costs O(1) amortized whatever the number pending, and a
+ * tick with nothing to run or cascade (per-level bitmaps of occupied slots)
+ * is a few instructions. The wheel holds TIMER_WHEEL_RANGE - 1 = 2^30 - 1
+ * jiffies: 654 days at HZ=19, 29.8 hours at HZ=10000. A later expiry is
+ * parked in the farthest slot and re-filed when the wheel reaches it, so it
+ * stays exact (2^30 - 2^24 jiffies pass between two re-filings).
+ *
+ * jiffies is 32 bits in the i386 kernel: expiries are compared across the
+ * wrap as time_after() does, so there the range ends 2^31 jiffies ahead.
+ *
+ * Timer operations disable interrupts themselves (dz_irq_save()); the
+ * tick handler runs with interrupts off.
+ */
+#ifndef DYNHZ_TIMER_H
+#define DYNHZ_TIMER_H
+
+#include <dynhz/types.h>
+#include <dynhz/hlist.h>
+
+struct timer_list {
+	struct dz_hlist_node entry; /* in a wheel slot while pending */
+	unsigned long expires;
+	void (*function)(struct timer_list *);
+	u32 flags;
+};
+
+/* Flags of timer_setup(), accepted for Linux compatibility; no effect here. */
+#define TIMER_DEFERRABLE 0x00080000
+#define TIMER_PINNED	 0x00100000
+#define TIMER_IRQSAFE	 0x00200000
+#define TIMER_INIT_FLAGS (TIMER_DEFERRABLE | TIMER_PINNED | TIMER_IRQSAFE)
+/* The upper bits hold the wheel slot of a pending timer (the core's). */
+#define TIMER_ARRAYSHIFT 22
+#define TIMER_ARRAYMASK	 0xFFC00000
+
+#define TIMER_WHEEL_LVL_BITS 6
+#define TIMER_WHEEL_LVL_SIZE (1U << TIMER_WHEEL_LVL_BITS)
+#define TIMER_WHEEL_LEVELS   5
+#define TIMER_WHEEL_RANGE    (1UL << (TIMER_WHEEL_LEVELS * TIMER_WHEEL_LVL_BITS))
+
+static inline void dz_timer_init(struct timer_list *t, void (*fn)(struct timer_list *),
+				 unsigned int flags)
+{
+	t->entry.next = NULL;
+	t->entry.pprev = NULL;
+	t->expires = 0;
+	t->function = fn;
+	t->flags = flags & TIMER_INIT_FLAGS;
+}
+
+#define timer_setup(timer, callback, flags) dz_timer_init((timer), (callback), (flags))
+
+/* A static timer: not pending, ready for add_timer() or mod_timer(). */
+#define DEFINE_TIMER(name, fn) struct timer_list name = { .function = (fn) }
+
+/* The structure a timer is embedded in, from the callback's argument. */
+#define from_timer(var, callback_timer, timer_fieldname) \
+	dz_container_of(callback_timer, __typeof__(*(var)), timer_fieldname)
+
+static inline int timer_pending(const struct timer_list *t)
+{
+	return !dz_hlist_unhashed(&t->entry);
+}
+
+/* Starts t, which must not be pending, to run when jiffies reaches t->expires. */
+void add_timer(struct timer_list *t);
+
+/*
+ * (Re)starts t to run when jiffies reaches expires, pending or not.
+ * Returns 1 if t was pending (it is then moved), 0 if not.
+ */
+int mod_timer(struct timer_list *t, unsigned long expires);
+
+/* Stops t. Returns 1 if it was pending, 0 if not. */
+int del_timer(struct timer_list *t);
+
+/* One CPU, and callbacks run from the tick itself: nothing to wait for. */
+static inline int del_timer_sync(struct timer_list *t)
+{
+	return del_timer(t);
+}
+
+#define timer_delete(t)	     del_timer(t)
+#define timer_delete_sync(t) del_timer_sync(t)
+
+/*
+ * The jiffy at which the next timer will run (its expiry, or the next tick
+ * for one already due); jiffies + MAX_JIFFY_OFFSET when none is pending.
+ * For tickless idle: costs a few bit scans plus a walk of at most a few
+ * slots, so call it when going idle, not on every tick.
+ */
+unsigned long timer_next_expiry(void);
+
+/* Counters, for tests and benchmarks. */
+struct dz_timer_stats {
+	unsigned long pending; /* timers pending now */
+	u64 expired;	       /* callbacks run */
+	u64 cascaded;	       /* timers moved down a level (or re-filed) */
+};
+void dz_timer_stats(struct dz_timer_stats *st);
+
+/* The core's side (tick.c): */
+
+/* Starts an empty wheel at jiffies; timers still pending are dropped. */
+void dz_timers_init(void);
+
+/* From the tick, after jiffies moved: runs what is due, up to jiffies. */
+void dz_timer_tick(void);
+
+/* The same outside the tick (interrupts are disabled here). */
+void dz_run_timers(void);
+
+/* How many coming ticks have no timer work (ULONG_MAX: none pending). */
+unsigned long dz_timer_idle_ticks(void);
+
+/* The wheel's side of dz_tick_skip(): n idle ticks pass at once. */
+void dz_timer_skip(u64 n);
+
+#endif

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Monotonic time that never drifts from the oscillator.
+ *
+ * The time is always base_ns plus one exact conversion of a 64-bit total
+ * counted since the current source took over: ticks times the exact tick
+ * period, or clocksource cycles times 10^9 / freq. Nothing is summed from
+ * rounded steps, so no remainder is lost however long it runs: after n
+ * PIT ticks the time is floor(n * divisor * 10^9 / 1193182) ns, exactly.
+ *
+ * A clocksource narrower than 64 bits is folded into the 64-bit total at
+ * least every half of its range (counted in ticks), so that a wrap is
+ * never missed even when a tick comes late.
+ */
+#include <dynhz/timekeeping.h>
+#include <dynhz/clocksource.h>
+#include <dynhz/tick.h>
+#include <dynhz/conv.h>
+#include <dynhz/time64.h>
+#include <dynhz/port.h>
+#include <dynhz/printk.h>
+
+static struct {
+	bool ready;		  /* the epoch has started */
+	struct dz_tick_period period;
+	struct dz_conv tick2ns;	  /* ticks -> ns, rounded down */
+	struct clocksource *cs;	  /* NULL: time from ticks */
+	u64 base_ns;		  /* the time when the current source took over */
+	u64 base_ticks;		  /* ticks then (tick source) */
+	u64 cycles;		  /* cycles folded in since then (clocksource) */
+	u64 last;		  /* the counter at the last fold */
+	unsigned long fold_every; /* ticks between folds, at most */
+	unsigned long countdown;  /* ticks to the next fold */
+} tk;
+
+static u64 ticks_to_ns(u64 ticks)
+{
+	u64 ns = dz_conv_wide(&tk.tick2ns, ticks);
+
+#ifdef DYNHZ_DEBUG
+	if (ns != dz_conv_exact(&tk.tick2ns, ticks))
+		dz_panic("ticks_to_ns(%llu) = %llu, exact %llu", (unsigned long long)ticks,
+			 (unsigned long long)ns,
+			 (unsigned long long)dz_conv_exact(&tk.tick2ns, ticks));
+#endif
+	return ns;
+}
+
+static u64 cycles_to_ns(u64 cycles)
+{
+	u64 ns = clocksource_cyc2ns(tk.cs, cycles);
+
+#ifdef DYNHZ_DEBUG
+	if (ns != dz_conv_exact(&tk.cs->cyc2ns, cycles))
+		dz_panic("%s: cyc2ns(%llu) = %llu, exact %llu", tk.cs->name,
+			 (unsigned long long)cycles, (unsigned long long)ns,
+			 (unsigned long long)dz_conv_exact(&tk.cs->cyc2ns, cycles));
+#endif
+	return ns;
+}
+
+/* Cycles since the last fold; right while fewer than mask + 1 passed. */
+static u64 cycles_pending(void)
+{
+	return (tk.cs->read(tk.cs) - tk.last) & tk.cs->mask;
+}
+
+static u64 now_ns(void)
+{
+	if (!tk.ready)
+		return 0;
+	if (tk.cs)
+		return tk.base_ns + cycles_to_ns(tk.cycles + cycles_pending());
+	return tk.base_ns + ticks_to_ns(tick_count() - tk.base_ticks);
+}
+
+u64 ktime_get_ns(void)
+{
+	unsigned long flags = dz_irq_save();
+	u64 ns = now_ns();
+
+	dz_irq_restore(flags);
+	return ns;
+}
+
+static void fold(void)
+{
+	if (tk.cs) {
+		u64 now = tk.cs->read(tk.cs);
+
+		tk.cycles += (now - tk.last) & tk.cs->mask;
+		tk.last = now;
+	}
+	tk.countdown = tk.fold_every;
+}
+
+/*
+ * Ticks in half the counter's range: floor((mask / 2) / (freq * period)).
+ * A counter that wraps within two ticks cannot be followed at all; it is
+ * folded every tick and reported.
+ */
+static void plan_folds(void)
+{
+	struct dz_conv cv; /* only the exact definition: p, q, c, sat */
+	u64 n = ULONG_MAX;
+
+	if (tk.cs && tk.ready) {
+		cv.p = tk.period.den;
+		cv.c = 0;
+		cv.sat = U64_MAX;
+		if (__builtin_mul_overflow(tk.cs->freq_hz, tk.period.num, &cv.q))
+			n = 1;
+		else
+			n = dz_conv_exact(&cv, tk.cs->mask >> 1);
+		if (n < 1) {
+			dz_printk("clocksource %s: wraps within two ticks, time will be wrong\n",
+				  tk.cs->name);
+			n = 1;
+		}
+		if (n > ULONG_MAX)
+			n = ULONG_MAX;
+	}
+	tk.fold_every = (unsigned long)n;
+	tk.countdown = (unsigned long)n;
+}
+
+void dz_timekeeping_init(struct dz_tick_period period)
+{
+	const struct dz_rate ns = { NSEC_PER_SEC, 1 };
+	struct dz_rate ticks = { period.den, period.num };
+	unsigned long flags = dz_irq_save();
+
+	if (dz_conv_init(&tk.tick2ns, ticks, ns, DZ_ROUND_DOWN, U64_MAX, U64_MAX, DZ_SHAPE_WIDE, 0))
+		dz_panic("timekeeping: no exact ns for a tick of %llu/%llu s",
+			 (unsigned long long)period.num, (unsigned long long)period.den);
+	tk.period = period;
+	tk.base_ns = 0;
+	tk.base_ticks = tick_count();
+	tk.cycles = 0;
+	if (tk.cs)
+		tk.last = tk.cs->read(tk.cs);
+	tk.ready = true;
+	plan_folds();
+	dz_irq_restore(flags);
+}
+
+void dz_timekeeping_set_clocksource(struct clocksource *cs)
+{
+	unsigned long flags = dz_irq_save();
+
+	/* The new source continues from the time now: no jump. */
+	tk.base_ns = now_ns();
+	tk.base_ticks = tick_count();
+	tk.cs = cs;
+	tk.cycles = 0;
+	if (cs)
+		tk.last = cs->read(cs);
+	plan_folds();
+	dz_irq_restore(flags);
+}
+
+struct clocksource *dz_timekeeping_clocksource(void)
+{
+	return tk.cs;
+}
+
+void dz_timekeeping_tick(void)
+{
+	if (unlikely(!--tk.countdown))
+		fold();
+}
+
+void dz_timekeeping_skip(u64 n)
+{
+	if (tk.cs && n > tk.countdown)
+		dz_panic("timekeeping: %llu ticks skipped, the counter may have wrapped after %lu",
+			 (unsigned long long)n, tk.countdown);
+	fold();
+}
+
+u64 dz_timekeeping_max_skip(void)
+{
+	return tk.cs ? tk.countdown : U64_MAX;
+}

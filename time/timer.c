@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernel timers on a hierarchical timing wheel with cascading.
+ *
+ * base.clk is the next jiffy the wheel will process (jiffies + 1 between
+ * ticks). A timer due delta = expires - clk jiffies ahead is filed at level
+ * n = msb(delta) / 6, in the slot (expires >> 6n) & 63. Processing jiffy T:
+ *  - if T is a multiple of 64^n, the level-n slot of T cascades: its timers
+ *    are due in [T, T + 64^n) and are re-filed relative to T, one level
+ *    down at least (levels 1, 2, ... in turn while the lower index is 0);
+ *  - then the level-0 slot of T runs: every timer in it is due at T.
+ * A slot of level n is reached exactly when its first jiffy comes (it is
+ * at most 64 slots ahead of clk), so no timer ever runs early or late.
+ * Bitmaps of occupied slots make an empty tick a test of one bit, and let
+ * the next event be found with a few bit scans (idle skipping, tickless).
+ */
+#include <dynhz/timer.h>
+#include <dynhz/jiffies.h>
+#include <dynhz/port.h>
+#include <dynhz/printk.h>
+
+#define LVL_BITS     TIMER_WHEEL_LVL_BITS
+#define LVL_SIZE     TIMER_WHEEL_LVL_SIZE
+#define LVL_MASK     (LVL_SIZE - 1)
+#define LEVELS	     TIMER_WHEEL_LEVELS
+#define SLOTS	     (LEVELS * LVL_SIZE)
+#define LVL_SHIFT(n) ((n) * LVL_BITS)
+/* Where a timer beyond the wheel waits: the farthest jiffy it can hold. */
+#define PARK_DELTA   (TIMER_WHEEL_RANGE - 1)
+
+_Static_assert(LVL_SIZE == 64, "one u64 bitmap per level");
+_Static_assert(SLOTS <= (TIMER_ARRAYMASK >> TIMER_ARRAYSHIFT) + 1, "slot index fits in flags");
+_Static_assert(LEVELS * LVL_BITS < BITS_PER_LONG, "the wheel spans less than jiffies");
+
+struct timer_base {
+	unsigned long clk;		  /* the next jiffy to process */
+	u64 map[LEVELS];		  /* bit s of map[n]: slot s of level n occupied */
+	struct dz_hlist_head slot[SLOTS]; /* level n, slot s at n * 64 + s */
+	struct dz_timer_stats stats;
+};
+
+static struct timer_base base;
+
+static inline u64 slot_bit(unsigned int s)
+{
+	return 1ULL << s;
+}
+
+static inline u64 ror64(u64 x, unsigned int n)
+{
+	return (x >> n) | (x << ((64 - n) & 63));
+}
+
+/* The level of a timer due delta (< TIMER_WHEEL_RANGE) jiffies after clk. */
+static inline unsigned int delta_level(unsigned long delta)
+{
+	unsigned int msb = BITS_PER_LONG - 1 - (unsigned int)__builtin_clzl(delta | 1);
+
+	return msb / LVL_BITS;
+}
+
+static void enqueue(struct timer_list *t)
+{
+	unsigned long when = t->expires, delta = when - base.clk;
+	unsigned int lvl, idx;
+
+	if (delta > (unsigned long)LONG_MAX + 1) {
+		/*
+		 * Already due (time_after_eq(clk, expires)): the next jiffy
+		 * processed runs it. Exactly half the range ahead is not due
+		 * yet by time_after_eq(), so it waits like any far timer.
+		 */
+		when = base.clk;
+		delta = 0;
+	} else if (delta >= TIMER_WHEEL_RANGE) {
+		/* Beyond the wheel: wait in its farthest slot, re-filed from there. */
+		when = base.clk + PARK_DELTA;
+		delta = PARK_DELTA;
+	}
+	lvl = delta_level(delta);
+	idx = lvl * LVL_SIZE + (unsigned int)((when >> LVL_SHIFT(lvl)) & LVL_MASK);
+	dz_hlist_add_head(&t->entry, &base.slot[idx]);
+	base.map[lvl] |= slot_bit(idx % LVL_SIZE);
+	t->flags = (t->flags & ~TIMER_ARRAYMASK) | ((u32)idx << TIMER_ARRAYSHIFT);
+}
+
+/*
+ * Unlinks a pending timer. One that is on the list of a slot being run is
+ * not in the wheel slot its flags name any more: it cannot be that slot's
+ * only node, so the slot's bit is left alone, as it should.
+ */
+static void dequeue(struct timer_list *t)
+{
+	unsigned int idx = t->flags >> TIMER_ARRAYSHIFT;
+
+	if (dz_hlist_is_singular_node(&t->entry, &base.slot[idx]))
+		base.map[idx / LVL_SIZE] &= ~slot_bit(idx % LVL_SIZE);
+	dz_hlist_del_init(&t->entry);
+}
+
+int mod_timer(struct timer_list *t, unsigned long expires)
+{
+	unsigned long flags = dz_irq_save();
+	int was = timer_pending(t);
+
+#ifdef DYNHZ_DEBUG
+	if (unlikely(!t->function))
+		dz_panic("timer %p armed without a function (timer_setup missing?)", (void *)t);
+#endif
+	if (was) {
+		/* Where it is filed is still right for the same expiry. */
+		if (t->expires == expires)
+			goto out;
+		dequeue(t);
+	} else {
+		base.stats.pending++;
+	}
+	t->expires = expires;
+	enqueue(t);
+out:
+	dz_irq_restore(flags);
+	return was;
+}
+
+void add_timer(struct timer_list *t)
+{
+	DZ_BUG_ON(timer_pending(t));
+	mod_timer(t, t->expires);
+}
+
+int del_timer(struct timer_list *t)
+{
+	unsigned long flags = dz_irq_save();
+	int was = timer_pending(t);
+
+	if (was) {
+		dequeue(t);
+		base.stats.pending--;
+	}
+	dz_irq_restore(flags);
+	return was;
+}
+
+static void check_not_early(const struct timer_list *t, unsigned long now)
+{
+#ifdef DYNHZ_DEBUG
+	if (unlikely(time_before(now, t->expires)))
+		dz_panic("timer %p would run at jiffy %lu, before its expiry %lu", (const void *)t,
+			 now, t->expires);
+#else
+	(void)t;
+	(void)now;
+#endif
+}
+
+/*
+ * Runs the level-0 slot of jiffy now (base.clk is already now + 1, so a
+ * callback that re-arms for now or earlier gets the next tick). The slot
+ * moves to a private list first: callbacks may then add timers to the
+ * same slot (due 64 jiffies later) or delete timers still on the list.
+ */
+static void expire(unsigned long now)
+{
+	unsigned int s = (unsigned int)(now & LVL_MASK);
+	struct dz_hlist_head work;
+
+	if (!(base.map[0] & slot_bit(s)))
+		return;
+	base.map[0] &= ~slot_bit(s);
+	dz_hlist_move_list(&base.slot[s], &work);
+	while (!dz_hlist_empty(&work)) {
+		struct timer_list *t = dz_container_of(work.first, struct timer_list, entry);
+
+		dz_hlist_del_init(&t->entry);
+		base.stats.pending--;
+		base.stats.expired++;
+		check_not_early(t, now);
+		t->function(t);
+	}
+}
+
+/* Re-files the timers of one slot relative to base.clk. */
+static void cascade(unsigned int lvl, unsigned int s)
+{
+	struct dz_hlist_head work;
+
+	base.map[lvl] &= ~slot_bit(s);
+	dz_hlist_move_list(&base.slot[lvl * LVL_SIZE + s], &work);
+	while (!dz_hlist_empty(&work)) {
+		struct timer_list *t = dz_container_of(work.first, struct timer_list, entry);
+
+		dz_hlist_del_init(&t->entry);
+		enqueue(t);
+		base.stats.cascaded++;
+	}
+}
+
+/* Processes jiffy now == base.clk. */
+static void process_jiffy(unsigned long now)
+{
+	if (!(now & LVL_MASK)) {
+		for (unsigned int lvl = 1; lvl < LEVELS; lvl++) {
+			unsigned int s = (unsigned int)((now >> LVL_SHIFT(lvl)) & LVL_MASK);
+
+			if (base.map[lvl] & slot_bit(s))
+				cascade(lvl, s);
+			if (s)
+				break; /* the next level turns only when this one wraps */
+		}
+	}
+	base.clk = now + 1;
+	expire(now);
+}
+
+/*
+ * Jiffies from base.clk to the first one at which the wheel has work (a
+ * timer to run or a slot to cascade); ULONG_MAX if nothing is pending.
+ * Level n turns at multiples of 64^n: from the first such jiffy not before
+ * clk, its occupied slots come in circular order, one 64^n apart.
+ */
+static unsigned long next_event_delta(void)
+{
+	unsigned long clk = base.clk, best = ULONG_MAX;
+
+	for (unsigned int lvl = 0; lvl < LEVELS; lvl++) {
+		unsigned int sh = LVL_SHIFT(lvl), first;
+		unsigned long start, delta;
+
+		if (!base.map[lvl])
+			continue;
+		start = clk + ((0UL - clk) & ((1UL << sh) - 1));
+		first = (unsigned int)((start >> sh) & LVL_MASK);
+		delta = (start - clk) +
+			((unsigned long)__builtin_ctzll(ror64(base.map[lvl], first)) << sh);
+		if (delta < best)
+			best = delta;
+	}
+	return best;
+}
+
+static void run_timers(void)
+{
+	unsigned long now = jiffies;
+
+#ifdef DYNHZ_DEBUG
+	unsigned long prev = base.clk - 1;
+
+	if (unlikely(time_before(now, prev)))
+		dz_panic("jiffies went back from %lu to %lu", prev, now);
+#endif
+	while (time_after_eq(now, base.clk)) {
+		unsigned long gap = now - base.clk;
+
+		/* Catching up after ticks that were not processed: leap idle ones. */
+		if (gap) {
+			unsigned long idle = next_event_delta();
+
+			base.clk += idle < gap ? idle : gap;
+		}
+		process_jiffy(base.clk);
+	}
+}
+
+void dz_timer_tick(void)
+{
+	unsigned long clk = base.clk;
+	unsigned int s = (unsigned int)(clk & LVL_MASK);
+
+	/* The common tick: on time, no cascade due, an empty slot. */
+	if (likely(jiffies == clk && s && !(base.map[0] & slot_bit(s)))) {
+		base.clk = clk + 1;
+		return;
+	}
+	run_timers();
+}
+
+void dz_run_timers(void)
+{
+	unsigned long flags = dz_irq_save();
+
+	run_timers();
+	dz_irq_restore(flags);
+}
+
+unsigned long dz_timer_idle_ticks(void)
+{
+	unsigned long flags = dz_irq_save();
+	unsigned long idle = next_event_delta();
+
+	dz_irq_restore(flags);
+	return idle;
+}
+
+void dz_timer_skip(u64 n)
+{
+	unsigned long flags = dz_irq_save();
+	unsigned long idle = next_event_delta();
+
+	if (idle != ULONG_MAX && n > idle)
+		dz_panic("skipping %llu jiffies over a timer event %lu ahead", (unsigned long long)n,
+			 idle);
+	base.clk += (unsigned long)n;
+	dz_irq_restore(flags);
+}
+
+/* The earliest expiry in one slot of level 1 or up, as a delta from clk. */
+static unsigned long slot_min_delta(unsigned int idx, unsigned long best)
+{
+	for (struct dz_hlist_node *n = base.slot[idx].first; n; n = n->next) {
+		unsigned long d = dz_container_of(n, struct timer_list, entry)->expires - base.clk;
+
+		if (d < best)
+			best = d;
+	}
+	return best;
+}
+
+/*
+ * Level 0 holds exact jiffies. Above it a slot only bounds its timers from
+ * below (by the jiffy it cascades at), so slots are walked in order until
+ * that bound is no better than the best expiry found. Parked timers make a
+ * slot's bound loose, hence the walk rather than the first slot alone.
+ */
+unsigned long timer_next_expiry(void)
+{
+	unsigned long flags = dz_irq_save();
+	unsigned long clk = base.clk, best = ULONG_MAX;
+
+	if (base.map[0])
+		best = (unsigned long)__builtin_ctzll(ror64(base.map[0], (unsigned int)(clk & LVL_MASK)));
+	for (unsigned int lvl = 1; lvl < LEVELS; lvl++) {
+		unsigned int sh = LVL_SHIFT(lvl);
+		unsigned long start = clk + ((0UL - clk) & ((1UL << sh) - 1));
+		unsigned int first = (unsigned int)((start >> sh) & LVL_MASK);
+		u64 rest = ror64(base.map[lvl], first);
+
+		while (rest) {
+			unsigned int d = (unsigned int)__builtin_ctzll(rest);
+
+			if ((start - clk) + ((unsigned long)d << sh) >= best)
+				break;
+			best = slot_min_delta(lvl * LVL_SIZE + ((first + d) & LVL_MASK), best);
+			rest &= rest - 1;
+		}
+	}
+	dz_irq_restore(flags);
+	return best == ULONG_MAX ? clk - 1 + MAX_JIFFY_OFFSET : clk + best;
+}
+
+void dz_timer_stats(struct dz_timer_stats *st)
+{
+	unsigned long flags = dz_irq_save();
+
+	*st = base.stats;
+	dz_irq_restore(flags);
+}
+
+void dz_timers_init(void)
+{
+	unsigned long flags = dz_irq_save();
+
+	/* Timers of an earlier boot become plain not-pending timers. */
+	for (unsigned int i = 0; i < SLOTS; i++)
+		while (!dz_hlist_empty(&base.slot[i]))
+			dz_hlist_del_init(base.slot[i].first);
+	for (unsigned int lvl = 0; lvl < LEVELS; lvl++)
+		base.map[lvl] = 0;
+	base.stats.pending = 0;
+	base.stats.expired = 0;
+	base.stats.cascaded = 0;
+	base.clk = jiffies + 1;
+	dz_irq_restore(flags);
+}
