@@ -453,7 +453,7 @@ static void differential(unsigned int hz, u64 ops, unsigned int nt)
 
 static void test_differential(void **state)
 {
-	u64 ops = long_run() ? 10000000 : 60000;
+	u64 ops = long_run() ? 10000000 : 150000;
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(hz_list); i++)
@@ -463,7 +463,7 @@ static void test_differential(void **state)
 /* Few timers, so that callbacks meet each other at the same tick often. */
 static void test_differential_crowded(void **state)
 {
-	u64 ops = long_run() ? 2000000 : 30000;
+	u64 ops = long_run() ? 2000000 : 60000;
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(hz_list); i++)
