@@ -86,7 +86,9 @@ void add_timer(struct timer_list *t);
 
 /*
  * (Re)starts t to run when jiffies reaches expires, pending or not.
- * Returns 1 if t was pending (it is then moved), 0 if not.
+ * Returns 1 if t was pending (it is then moved), 0 if not. As in Linux, a
+ * pending timer given the expiry it already has is left as it is (even in
+ * the tick that is about to run it).
  */
 int mod_timer(struct timer_list *t, unsigned long expires);
 

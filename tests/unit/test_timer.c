@@ -109,6 +109,7 @@ static struct {
 	struct tt t[NT_MAX];
 	bool pending[NT_MAX];
 	u64 due[NT_MAX];
+	unsigned long expires[NT_MAX];
 	struct entry sorted[NT_MAX]; /* pending timers by (due, id) */
 	size_t n;
 	unsigned int nt;    /* timers in play */
@@ -196,6 +197,11 @@ static u64 due_of(unsigned long expires)
 
 /* ---- operations, on the wheel and the model together ---- */
 
+/*
+ * mod_timer() of a pending timer to the expiry it has changes nothing (as
+ * in Linux): not even when the timer is due in the tick that is running
+ * and has yet to run, where re-arming would mean the next tick.
+ */
 static void op_mod(unsigned int id, unsigned long expires)
 {
 	int was = M.pending[id];
@@ -204,9 +210,12 @@ static void op_mod(unsigned int id, unsigned long expires)
 
 	if (ret != was)
 		ERR("mod_timer(%u) returned %d, was pending %d", id, ret, was);
+	if (was && M.expires[id] == expires)
+		return;
 	if (was)
 		m_remove(id);
 	m_insert(id, due);
+	M.expires[id] = expires;
 }
 
 static void op_add(unsigned int id, unsigned long expires)
@@ -215,6 +224,7 @@ static void op_add(unsigned int id, unsigned long expires)
 		return;
 	M.t[id].timer.expires = expires;
 	m_insert(id, due_of(expires));
+	M.expires[id] = expires;
 	add_timer(&M.t[id].timer);
 }
 
