@@ -46,6 +46,19 @@ static inline u64 slot_bit(unsigned int s)
 	return 1ULL << s;
 }
 
+/* Trailing zeros of x != 0; on i386 without libgcc's 64-bit helper. */
+static inline unsigned int ctz64(u64 x)
+{
+#if BITS_PER_LONG == 32
+	u32 lo = (u32)x;
+
+	return lo ? (unsigned int)__builtin_ctz(lo)
+		  : 32 + (unsigned int)__builtin_ctz((u32)(x >> 32));
+#else
+	return (unsigned int)__builtin_ctzll(x);
+#endif
+}
+
 static inline u64 ror64(u64 x, unsigned int n)
 {
 	return (x >> n) | (x << ((64 - n) & 63));
@@ -231,7 +244,7 @@ static unsigned long next_event_delta(void)
 		start = clk + ((0UL - clk) & ((1UL << sh) - 1));
 		first = (unsigned int)((start >> sh) & LVL_MASK);
 		delta = (start - clk) +
-			((unsigned long)__builtin_ctzll(ror64(base.map[lvl], first)) << sh);
+			((unsigned long)ctz64(ror64(base.map[lvl], first)) << sh);
 		if (delta < best)
 			best = delta;
 	}
@@ -327,7 +340,7 @@ unsigned long timer_next_expiry(void)
 	unsigned long clk = base.clk, best = ULONG_MAX;
 
 	if (base.map[0])
-		best = (unsigned long)__builtin_ctzll(ror64(base.map[0], (unsigned int)(clk & LVL_MASK)));
+		best = (unsigned long)ctz64(ror64(base.map[0], (unsigned int)(clk & LVL_MASK)));
 	for (unsigned int lvl = 1; lvl < LEVELS; lvl++) {
 		unsigned int sh = LVL_SHIFT(lvl);
 		unsigned long start = clk + ((0UL - clk) & ((1UL << sh) - 1));
@@ -335,7 +348,7 @@ unsigned long timer_next_expiry(void)
 		u64 rest = ror64(base.map[lvl], first);
 
 		while (rest) {
-			unsigned int d = (unsigned int)__builtin_ctzll(rest);
+			unsigned int d = (unsigned int)ctz64(rest);
 
 			if ((start - clk) + ((unsigned long)d << sh) >= best)
 				break;
