@@ -11,6 +11,7 @@
 #include <asm/i8254.h>
 #include <asm/lapic.h>
 #include <asm/tsc.h>
+#include <asm/cpu.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/tick.h>
 #include <dynhz/printk.h>
@@ -41,12 +42,22 @@ static struct clock_event_device *choose_clockevent(const char *cmdline)
 }
 
 static void (*core_tick)(struct clock_event_device *dev);
+static struct clock_tick_ref first_tick;
 
 /* The core's tick (jiffies, timekeeping, timers), then the scheduler's accounting. */
 static void kernel_tick(struct clock_event_device *dev)
 {
 	core_tick(dev);
+	if (unlikely(!first_tick.tsc)) {
+		first_tick.tsc = rdtsc();
+		first_tick.ticks = tick_count();
+	}
 	sched_tick();
+}
+
+struct clock_tick_ref clock_first_tick(void)
+{
+	return first_tick;
 }
 
 struct clock_event_device *clock_init(const char *cmdline)

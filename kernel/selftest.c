@@ -7,15 +7,21 @@
  * into QEMU's exit status.
  */
 #include <kernel/kernel.h>
+#include <kernel/clock.h>
 #include <kernel/sched.h>
 #include <kernel/wait.h>
 #include <dynhz/timer.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/hz.h>
 #include <dynhz/timekeeping.h>
+#include <dynhz/tick.h>
+#include <dynhz/port.h>
 #include <dynhz/printk.h>
 #include <dynhz/wide.h>
 #include <stdarg.h>
+#include <asm/tsc.h>
+#include <asm/cpu.h>
+#include <asm/tick.h>
 
 static int passed, failed;
 
@@ -191,24 +197,29 @@ static void test_timer_burst(void)
 {
 	static const unsigned long delta[] = { 1, 2, 3, 5, 8, 13, 21, 63, 64, 65, 100, 4095, 4096 };
 	static struct probe p[ARRAY_SIZE(delta)], gone, self;
-	unsigned long now, far = 0;
+	unsigned long now, far = 0, flags;
 	unsigned int late = 0, early = 0;
+	bool ok;
 
 	probes_left = 0;
-	now = jiffies;
 	for (unsigned int i = 0; i < ARRAY_SIZE(delta); i++) {
 		/* a burst within msecs_to_jiffies(2000): longer ones cost too much guest time */
 		unsigned long d = delta[i] <= msecs_to_jiffies(2000) ? delta[i] : delta[i] % 97 + 1;
-
-		probe_arm(&p[i], now + d, 0);
+		/* each expiry counts from the jiffies it was armed at, a tick may pass meanwhile */
+		flags = dz_irq_save();
+		probe_arm(&p[i], jiffies + d, 0);
+		dz_irq_restore(flags);
 		far = d > far ? d : far;
 	}
-	probe_arm(&self, now + 1, 4);
+	flags = dz_irq_save();
+	probe_arm(&self, jiffies + 1, 4);
+	now = jiffies;
 	timer_setup(&gone.timer, probe_fn, 0);
-	check(mod_timer(&gone.timer, now + 2) == 0 && mod_timer(&gone.timer, now + 3) == 1 &&
-		      del_timer(&gone.timer) == 1 && del_timer(&gone.timer) == 0 &&
-		      !timer_pending(&gone.timer),
-	      "mod_timer/del_timer return whether the timer was pending");
+	ok = mod_timer(&gone.timer, now + 2) == 0 && mod_timer(&gone.timer, now + 3) == 1 &&
+	     del_timer(&gone.timer) == 1 && del_timer(&gone.timer) == 0 &&
+	     !timer_pending(&gone.timer);
+	dz_irq_restore(flags);
+	check(ok, "mod_timer/del_timer return whether the timer was pending");
 	check(probes_wait(far + 20), "a burst of %u timers and a self re-arming one all ran",
 	      (unsigned int)ARRAY_SIZE(delta));
 	for (unsigned int i = 0; i < ARRAY_SIZE(delta); i++) {
@@ -326,6 +337,33 @@ static void test_waitqueue(void)
 	      (unsigned long)(jiffies - j0));
 }
 
+/* Whole tick periods of the device between its start and a TSC value. */
+static u64 periods_at(u64 tsc)
+{
+	u64 ns = tsc_to_ns(tsc - x86_tick_start_tsc);
+
+	return ns * period().den / (period().num * NSEC_PER_SEC);
+}
+
+/*
+ * No tick lost since the first one: just after a tick, the ticks counted
+ * since then must be the device's periods since then, on the TSC.
+ */
+static void test_no_lost_ticks(void)
+{
+	struct clock_tick_ref ref = clock_first_tick();
+	unsigned long flags;
+	u64 ticks, periods;
+
+	schedule_timeout_uninterruptible(1); /* just after a tick */
+	flags = dz_irq_save();
+	ticks = tick_count() - ref.ticks;
+	periods = periods_at(rdtsc()) - periods_at(ref.tsc);
+	dz_irq_restore(flags);
+	check(ticks == periods, "no tick lost: %llu ticks counted, %llu periods on the TSC",
+	      (unsigned long long)ticks, (unsigned long long)periods);
+}
+
 int selftest_run(void)
 {
 	static const unsigned int sleeps[] = { 1, 10, 100, 1000 };
@@ -343,6 +381,7 @@ int selftest_run(void)
 	test_round_robin();
 	if (!cmdline_has("nowrap"))
 		test_wrap();
+	test_no_lost_ticks();
 	dz_printk("selftest: %d passed, %d failed\n", passed, failed);
 	return failed;
 }

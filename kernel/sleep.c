@@ -3,15 +3,20 @@
  * Sleeping for a time: schedule_timeout() and msleep(), on the core's
  * timers. A timeout in jiffies ends at the tick at which jiffies reaches
  * jiffies + timeout, so it lasts between timeout - 1 and timeout whole
- * ticks (the tick in progress is partly gone); msleep() adds the one tick
- * that makes it never shorter than asked. Because msecs_to_jiffies() uses
- * the exact tick length, "never shorter" holds in real time, not just in
- * nominal 1/HZ units.
+ * ticks: the tick in progress is partly gone.
+ *
+ * Linux's msleep() adds one tick to cover that part, and so sleeps up to
+ * two ticks more than asked. Ours asks the clocksource instead: it sleeps
+ * msecs_to_jiffies() ticks (exact tick length, rounded up), and if the
+ * clocksource says the time is not up yet (the sleep began mid-tick), one
+ * more tick. It ends at the first tick at or after the asked time: never
+ * shorter, at most one tick longer (plus the wake-up).
  */
 #include <kernel/sched.h>
 #include <dynhz/timer.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/printk.h>
+#include <dynhz/timekeeping.h>
 
 struct process_timer {
 	struct timer_list timer;
@@ -67,8 +72,11 @@ long schedule_timeout_uninterruptible(long timeout)
 
 void msleep(unsigned int msecs)
 {
-	unsigned long timeout = msecs_to_jiffies(msecs) + 1;
+	u64 end = ktime_get_ns() + (u64)msecs * NSEC_PER_MSEC, now;
+	unsigned long timeout = msecs_to_jiffies(msecs);
 
 	while (timeout)
 		timeout = (unsigned long)schedule_timeout_uninterruptible((long)timeout);
+	while ((now = ktime_get_ns()) < end)
+		schedule_timeout_uninterruptible((long)nsecs_to_jiffies(end - now));
 }

@@ -18,6 +18,7 @@
 #include <asm/irq.h>
 #include <asm/io.h>
 #include <asm/cpu.h>
+#include <asm/tick.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/errno.h>
 #include <dynhz/pit.h>
@@ -143,7 +144,8 @@ static int lapic_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	tick.den = period->den;
 	tick.carry = 0;
 	tick.periodic = true;
-	tick.deadline = rdtsc() + tick.step;
+	x86_tick_start_tsc = rdtsc();
+	tick.deadline = x86_tick_start_tsc + tick.step;
 	apic_write(APIC_LVT_TIMER, LAPIC_TIMER_VECTOR); /* one-shot, unmasked */
 	program_deadline(tick.deadline);
 	dz_irq_restore(flags);

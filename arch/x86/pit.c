@@ -2,15 +2,23 @@
 /*
  * The 8254 programmable interval timer, channel 0, wired to IRQ 0.
  *
- * Periodic ticks use mode 2 (rate generator): the counter reloads itself
- * from the divisor in hardware, so the tick period is exactly
- * divisor / 1193182 s with no software in the loop; that fraction is what
- * we report as the jiffy, not the 1/HZ that was asked for.
+ * Periodic ticks: the counter reloads itself from the divisor in hardware,
+ * so the tick period is exactly divisor / 1193182 s with no software in the
+ * loop; that fraction is what we report as the jiffy, not the 1/HZ that was
+ * asked for.
+ *
+ * We use mode 3 (square wave) rather than mode 2 (rate generator): both
+ * have the same period, but mode 2's output is low for a single input
+ * clock, and QEMU under -icount sleep=off can step over that 838 ns pulse
+ * (one tick lost at HZ=19 about a second after boot, found by the
+ * self-test). Mode 3's output is low for half the period, and the interrupt
+ * comes on its rising edge, once per period, for odd divisors too.
  */
 #include <asm/i8254.h>
 #include <asm/pic.h>
 #include <asm/io.h>
 #include <asm/cpu.h>
+#include <asm/tick.h>
 #include <dynhz/pit.h>
 #include <dynhz/errno.h>
 #include <dynhz/time64.h>
@@ -21,7 +29,10 @@
 /* channel 0, low byte then high byte, binary; the mode in bits 1-3 */
 #define PIT_CMD_CH0(mode) (0x30 | ((mode) << 1))
 #define PIT_MODE_ONESHOT  0 /* interrupt on terminal count */
-#define PIT_MODE_RATE	  2 /* rate generator: periodic */
+#define PIT_MODE_RATE	  2 /* rate generator: periodic, a one-clock pulse */
+#define PIT_MODE_SQUARE	  3 /* square wave: periodic, half high, half low */
+
+u64 x86_tick_start_tsc;
 
 static void pit_load(unsigned int mode, unsigned int count)
 {
@@ -53,7 +64,8 @@ static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	if (hz < HZ_MIN || hz > HZ_MAX)
 		return -DZ_ERANGE;
 	div = dz_pit_divisor(hz);
-	pit_load(PIT_MODE_RATE, div);
+	pit_load(PIT_MODE_SQUARE, div);
+	x86_tick_start_tsc = rdtsc(); /* counting starts at the next input clock */
 	irq_register(PIT_IRQ, pit_interrupt, dev);
 	*period = dz_pit_period(hz);
 	return 0;
@@ -121,7 +133,7 @@ void pit_measure(unsigned int windows, unsigned int ticks, unsigned int divisor,
 	struct measure m = { ticks, windows * ticks, 0, sample, out };
 	unsigned long flags = dz_irq_save();
 
-	pit_load(PIT_MODE_RATE, divisor);
+	pit_load(PIT_MODE_SQUARE, divisor);
 	irq_register(PIT_IRQ, measure_interrupt, &m);
 	while (*(volatile unsigned int *)&m.seen <= m.last) {
 		safe_halt();

@@ -65,15 +65,21 @@ void serial_write(const char *s, size_t len)
 }
 
 /*
- * The whole message goes out with interrupts off, so a line printed by an
- * interrupt handler never lands inside another line.
+ * Interrupts are off for one character at a time, not for the message:
+ * the host end of the port may be slow to take output, and the guest polls
+ * meanwhile, so a long line could otherwise keep the tick out for several
+ * ticks (and ticks would be lost at high HZ).
  */
 void dz_port_console_write(const char *s, size_t len)
 {
-	unsigned long flags = dz_irq_save();
+	for (size_t i = 0; i < len; i++) {
+		unsigned long flags = dz_irq_save();
 
-	serial_write(s, len);
-	dz_irq_restore(flags);
+		if (s[i] == '\n')
+			put_raw('\r');
+		put_raw(s[i]);
+		dz_irq_restore(flags);
+	}
 }
 
 static void serial_interrupt(void *data)

@@ -12,4 +12,15 @@
  */
 struct clock_event_device *clock_init(const char *cmdline);
 
+/*
+ * The first tick the kernel saw: its TSC and tick_count(). Ticks that came
+ * before time was set up (interrupts were off) are not counted; from this
+ * one on, every period of the device must be one tick.
+ */
+struct clock_tick_ref {
+	u64 tsc;
+	u64 ticks;
+};
+struct clock_tick_ref clock_first_tick(void);
+
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The 8254 PIT driver: channel 0 as a clock-event device (periodic in
- * mode 2, one-shot in mode 0), and a measuring window for calibrating the
+ * mode 3, one-shot in mode 0), and a measuring window for calibrating the
  * other clocks against its crystal. The arithmetic is in <dynhz/pit.h>.
  */
 #ifndef ASM_I8254_H
