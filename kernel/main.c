@@ -68,8 +68,13 @@ static void crash_on_request(void)
 	thread_doing("crashing on purpose (crash=)");
 	if (p.val_len == 2 && !memcmp(p.val, "ud", 2))
 		__asm__ volatile("ud2");
-	if (p.val_len == 3 && !memcmp(p.val, "div", 3))
-		dz_printk("%d\n", 1 / zero);
+	if (p.val_len == 3 && !memcmp(p.val, "div", 3)) {
+		u32 q, r;
+
+		/* in assembly: the compiler turns 1 / x into a compare, no divide */
+		__asm__ volatile("divl %2" : "=a"(q), "=d"(r) : "rm"((u32)zero), "a"(1), "d"(0));
+		dz_printk("%u %u\n", q, r);
+	}
 	if (p.val_len == 2 && !memcmp(p.val, "gp", 2))
 		__asm__ volatile("mov %0, %%ds" : : "r"(0x1234));
 	dz_panic("crash=%.*s requested", (int)p.val_len, p.val);

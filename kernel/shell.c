@@ -11,6 +11,7 @@
 #include <asm/tsc.h>
 #include <asm/lapic.h>
 #include <asm/pic.h>
+#include <asm/i8254.h>
 #include <dynhz/timer.h>
 #include <dynhz/tick.h>
 #include <dynhz/timekeeping.h>
@@ -149,9 +150,10 @@ static void cmd_stat(const char *arg)
 			  uclock_ticks(jiffies_to_clock_t((unsigned long)t[i]->ticks)),
 			  (unsigned long long)t[i]->switches, (unsigned long long)t[i]->preemptions,
 			  t[i]->doing ? t[i]->doing : "");
-	dz_printk("stat: %llu context switches, %lu spurious PIC interrupts, USER_HZ=%u\n",
+	dz_printk("stat: %llu context switches, %lu spurious PIC interrupts, %lu PIT ticks "
+		  "counted from the TSC, USER_HZ=%u\n",
 		  (unsigned long long)sched_context_switches(), pic_spurious_count(),
-		  (unsigned int)USER_HZ);
+		  pit_lost_ticks(), (unsigned int)USER_HZ);
 }
 
 static void cmd_sleep(const char *arg)

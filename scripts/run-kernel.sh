@@ -4,7 +4,8 @@
 # On a terminal: the serial console is this terminal (Ctrl-A X quits QEMU,
 # `poweroff` in the shell stops the machine), and guest time is real time.
 # Without one (a pipe, CI): the kernel powers off after the demonstration
-# (noshell), under deterministic virtual time (-icount), so it ends at once.
+# (noshell), under deterministic virtual time (-icount, see tests/boot/check.sh),
+# so it ends at once.
 kernel=$1
 cmdline=$2
 if [ ! -f "$kernel" ]; then
@@ -17,7 +18,7 @@ if [ -t 0 ]; then
 	echo "dynhz: booting $kernel with '$cmdline' (Ctrl-A X quits QEMU)"
 	"${qemu[@]}" -append "$cmdline" -nographic
 else
-	timeout 300 "${qemu[@]}" -append "$cmdline noshell" -icount shift=auto,sleep=off \
+	timeout 300 "${qemu[@]}" -append "$cmdline noshell" -icount shift=2,sleep=off \
 		-rtc clock=vm -display none -serial stdio </dev/null
 fi
 rc=$?

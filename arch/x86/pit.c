@@ -19,6 +19,7 @@
 #include <asm/io.h>
 #include <asm/cpu.h>
 #include <asm/tick.h>
+#include <asm/tsc.h>
 #include <dynhz/pit.h>
 #include <dynhz/errno.h>
 #include <dynhz/time64.h>
@@ -48,12 +49,60 @@ static void pit_stop(void)
 	outb(PIT_CMD, PIT_CMD_CH0(PIT_MODE_ONESHOT));
 }
 
+/*
+ * Lost ticks. Under emulation a guest that falls behind (QEMU -icount
+ * shift=auto on a busy host slows its instructions down) can take longer
+ * than a 100 us tick to answer one, and the PIC merges the next edge into
+ * the pending one. The TSC tells how many periods really passed: the
+ * interrupt counts floor((now - ref) / p) ticks, where ref is the time of
+ * the last counted edge, never later than its interrupt. With p slightly
+ * longer than the true period (rounded up, plus 10 ppm for the TSC's
+ * calibration), the count can come out short (a tick is then missing, as
+ * without this), never long: no tick is counted before it happens.
+ */
+static struct {
+	bool periodic;
+	u64 ref;	/* TSC at (or just after) the last counted edge */
+	u64 p;		/* TSC counts per period, rounded up with margin */
+	unsigned long lost;
+} track;
+
+static unsigned long periods_since_ref(u64 now)
+{
+	unsigned long k = 1; /* an interrupt is at least one period */
+
+	if (now - track.ref >= 2 * track.p)
+		k = (unsigned long)((now - track.ref) / track.p);
+	track.ref += k * track.p;
+	if (track.ref > now)
+		track.ref = now; /* an edge is never after its interrupt */
+	return k;
+}
+
 static void pit_interrupt(void *data)
 {
 	struct clock_event_device *dev = data;
+	unsigned long k = track.periodic ? periods_since_ref(rdtsc()) : 1;
 
-	if (likely(dev->event_handler))
-		dev->event_handler(dev);
+	track.lost += k - 1;
+	while (k--)
+		if (likely(dev->event_handler))
+			dev->event_handler(dev);
+}
+
+unsigned long pit_lost_ticks(void)
+{
+	return track.lost;
+}
+
+static void track_start(unsigned int div)
+{
+	u64 counts = tsc_hz() * div;
+
+	track.p = (counts + PIT_FREQ - 1) / PIT_FREQ;
+	track.p += track.p / 100000 + 1;
+	track.ref = x86_tick_start_tsc;
+	track.periodic = tsc_hz() != 0;
 }
 
 static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
@@ -66,6 +115,7 @@ static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	div = dz_pit_divisor(hz);
 	pit_load(PIT_MODE_SQUARE, div);
 	x86_tick_start_tsc = rdtsc(); /* counting starts at the next input clock */
+	track_start(div);
 	irq_register(PIT_IRQ, pit_interrupt, dev);
 	*period = dz_pit_period(hz);
 	return 0;
@@ -83,6 +133,7 @@ static int pit_set_next_event_ns(struct clock_event_device *dev, u64 delta_ns)
 		count = 1;
 	if (count > PIT_DIVISOR_MAX)
 		count = PIT_DIVISOR_MAX;
+	track.periodic = false;
 	pit_load(PIT_MODE_ONESHOT, (unsigned int)count);
 	irq_register(PIT_IRQ, pit_interrupt, dev);
 	return 0;
@@ -91,6 +142,7 @@ static int pit_set_next_event_ns(struct clock_event_device *dev, u64 delta_ns)
 static int pit_shutdown(struct clock_event_device *dev)
 {
 	(void)dev;
+	track.periodic = false;
 	pit_stop();
 	return 0;
 }

@@ -11,6 +11,9 @@
 
 extern struct clock_event_device pit_clockevent;
 
+/* Ticks whose interrupt was merged into the next one, and counted from the TSC. */
+unsigned long pit_lost_ticks(void);
+
 /*
  * Runs channel 0 periodically at `divisor`, halting, and stores what
  * sample() reads at the first tick and every `ticks` ticks after it, in
