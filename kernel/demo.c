@@ -70,15 +70,17 @@ static void demo_msleep(void)
 	static const unsigned int ms[] = { 1, 5, 20, 100, 250 };
 	char a[32], b[32];
 
-	dz_printk("demo: msleep(ms) sleeps msecs_to_jiffies(ms) + 1 ticks, never less than ms:\n");
+	dz_printk("demo: msleep(ms) sleeps msecs_to_jiffies(ms) ticks, and one more if the TSC says\n"
+		  "demo: ms have not passed yet: never less than ms, at most a tick more\n");
 	for (unsigned int i = 0; i < ARRAY_SIZE(ms); i++) {
-		unsigned long j = msecs_to_jiffies(ms[i]);
+		unsigned long j = msecs_to_jiffies(ms[i]), j0 = jiffies;
 		u64 t0 = tsc_now_ns(), ns;
 
 		msleep(ms[i]);
 		ns = tsc_now_ns() - t0;
-		dz_printk("demo:   msleep(%3u): %3lu+1 jiffies, %3lu of them are %s; measured %s\n",
-			  ms[i], j, j, fmt_ms(a, sizeof(a), jiffies_to_nsecs(j)),
+		dz_printk("demo:   msleep(%3u): msecs_to_jiffies = %3lu (%s), slept %3lu ticks, "
+			  "measured %s\n",
+			  ms[i], j, fmt_ms(a, sizeof(a), jiffies_to_nsecs(j)), jiffies - j0,
 			  fmt_ms(b, sizeof(b), ns));
 	}
 }

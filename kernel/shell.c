@@ -158,7 +158,7 @@ static void cmd_stat(const char *arg)
 
 static void cmd_sleep(const char *arg)
 {
-	unsigned long ms = 0;
+	unsigned long ms = 0, j0;
 	u64 t0, ns;
 
 	for (; *arg >= '0' && *arg <= '9' && ms < 100000000; arg++)
@@ -167,10 +167,11 @@ static void cmd_sleep(const char *arg)
 		dz_printk("usage: sleep <ms>, 1 to 3600000\n");
 		return;
 	}
+	j0 = jiffies;
 	t0 = tsc_now_ns();
 	msleep((unsigned int)ms);
 	ns = tsc_now_ns() - t0;
-	dz_printk("sleep: ms=%lu jiffies=%lu+1 ", ms, msecs_to_jiffies((unsigned int)ms));
+	dz_printk("sleep: ms=%lu jiffies=%lu ", ms, jiffies - j0);
 	print_ns("measured ", ns);
 }
 
