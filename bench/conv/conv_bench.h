@@ -9,8 +9,10 @@
  *	const	kern_dynhz.c again, with -DCONFIG_HZ=250: constants are literals
  *	div	kern_div.c: the exact formula with a runtime division
  * Each one exports a loop per conversion that converts n inputs read from
- * memory and returns the sum of the results (the caller stores it into a
- * volatile), so nothing can be folded or dropped.
+ * memory and stores the results to memory (the caller folds them into a
+ * volatile), so nothing can be folded or dropped. Storing instead of summing
+ * leaves no dependency from one conversion to the next (and no accumulator
+ * to spill) in the throughput modes.
  */
 #ifndef CONV_BENCH_H
 #define CONV_BENCH_H
@@ -38,19 +40,24 @@ enum conv_id {
 	CONV_COUNT
 };
 
-typedef u64 (*conv_loop_fn)(const void *in, size_t n);
+/* Converts in[0..n-1] into out[0..n-1]. */
+typedef void (*conv_loop_fn)(const void *in, u64 *out, size_t n);
 
 /*
- * Two ways to call each conversion in a loop:
- *  - call: constants are re-read from memory for every conversion, as at a
- *    real call site (a compiler barrier in the loop stops the compiler from
- *    keeping them in registers);
- *  - hoisted: the compiler may keep them in registers across the loop, the
- *    best case of a tight loop over many conversions.
+ * Three ways to run each conversion in a loop:
+ *  - call: throughput, with the constants re-read from memory for every
+ *    conversion as at a real call site (a compiler barrier in the loop stops
+ *    the compiler from keeping them in registers);
+ *  - hoisted: throughput, the compiler may keep the constants in registers
+ *    across the loop: the best case of a tight loop over many conversions;
+ *  - chain: latency, as call, but the address of each input depends on the
+ *    previous result (i += result & zero, with zero a 0 the compiler cannot
+ *    see), so conversions cannot overlap.
  */
 enum conv_mode {
 	MODE_CALL,
 	MODE_HOISTED,
+	MODE_CHAIN,
 	MODE_COUNT
 };
 
@@ -70,8 +77,11 @@ extern const unsigned char conv_div_bits[CONV_COUNT];
 /* The baseline's boot: its divisors, from the period dynhz_boot() chose. */
 void conv_div_setup(void);
 
-/* Loads the input, adds it to the sum: the loop without a conversion. */
-u64 conv_loop_only(const void *in, size_t n);
+/* The loop without a conversion (copies in to out), per mode. */
+extern const conv_loop_fn conv_loop_only[MODE_COUNT];
+
+/* 0, read once per loop: the chain mode's link from a result to the next input. */
+extern volatile u64 conv_bench_zero;
 
 /*
  * Stops the compiler from keeping anything read from memory in registers
@@ -80,33 +90,40 @@ u64 conv_loop_only(const void *in, size_t n);
  */
 #define bench_barrier() __asm__ __volatile__("" ::: "memory")
 
-#define CONV_BENCH_LOOP1(fname, type, call, barrier)       \
-	static u64 fname(const void *in_, size_t n)        \
-	{                                                  \
-		const type *in = in_;                      \
-		u64 acc = 0;                               \
-                                                           \
-		for (size_t i = 0; i < n; i++) {           \
-			barrier;                           \
-			acc += (u64)(call);                \
-		}                                          \
-		return acc;                                \
+#define CONV_BENCH_LOOP1(fname, type, call, barrier, chain)        \
+	static void fname(const void *in_, u64 *restrict out, size_t n) \
+	{                                                          \
+		const type *in = in_;                              \
+		u64 zero = (chain) ? conv_bench_zero : 0;          \
+                                                                   \
+		for (size_t i = 0; i < n; i++) {                   \
+			u64 r;                                     \
+                                                                   \
+			barrier;                                   \
+			r = (u64)(call);                           \
+			out[i] = r;                                \
+			if (chain)                                 \
+				i += r & zero;                     \
+		}                                                  \
 	}
 
 /*
- * Defines loop_##name (MODE_CALL) and loop_##name##_hoisted (MODE_HOISTED)
- * around `call`; CONV_BENCH_SLOTS fills conv_impl.loop with them.
+ * Defines loop_##name, loop_##name##_hoisted and loop_##name##_chain around
+ * `call` (an expression of in[i]); CONV_BENCH_SLOTS fills conv_impl.loop.
  */
-#define CONV_BENCH_LOOP(name, type, call)                                \
-	CONV_BENCH_LOOP1(loop_##name, type, call, bench_barrier())       \
-	CONV_BENCH_LOOP1(loop_##name##_hoisted, type, call, (void)0)
+#define CONV_BENCH_LOOP(name, type, call)                                    \
+	CONV_BENCH_LOOP1(loop_##name, type, call, bench_barrier(), 0)        \
+	CONV_BENCH_LOOP1(loop_##name##_hoisted, type, call, (void)0, 0)      \
+	CONV_BENCH_LOOP1(loop_##name##_chain, type, call, bench_barrier(), 1)
 
 #define CONV_BENCH_SLOT_CALL(name, type)    [CONV_##name] = loop_##name,
 #define CONV_BENCH_SLOT_HOISTED(name, type) [CONV_##name] = loop_##name##_hoisted,
-#define CONV_BENCH_SLOTS                                                      \
-	{                                                                     \
-		[MODE_CALL] = { CONV_LIST(CONV_BENCH_SLOT_CALL) },            \
-		[MODE_HOISTED] = { CONV_LIST(CONV_BENCH_SLOT_HOISTED) },      \
+#define CONV_BENCH_SLOT_CHAIN(name, type)   [CONV_##name] = loop_##name##_chain,
+#define CONV_BENCH_SLOTS                                                 \
+	{                                                                \
+		[MODE_CALL] = { CONV_LIST(CONV_BENCH_SLOT_CALL) },       \
+		[MODE_HOISTED] = { CONV_LIST(CONV_BENCH_SLOT_HOISTED) }, \
+		[MODE_CHAIN] = { CONV_LIST(CONV_BENCH_SLOT_CHAIN) },     \
 	}
 
 #endif

@@ -128,17 +128,15 @@ CONV_BENCH_LOOP(jiffies64_to_nsecs, u64, b_jiffies64_to_nsecs(in[i]))
 CONV_BENCH_LOOP(jiffies_to_clock_t, unsigned long, b_jiffies_to_clock_t(in[i]))
 CONV_BENCH_LOOP(clock_t_to_jiffies, unsigned long, b_clock_t_to_jiffies(in[i]))
 
-u64 conv_loop_only(const void *in_, size_t n)
-{
-	const u64 *in = in_;
-	u64 acc = 0;
+volatile u64 conv_bench_zero;
 
-	for (size_t i = 0; i < n; i++) {
-		bench_barrier();
-		acc += in[i];
-	}
-	return acc;
-}
+CONV_BENCH_LOOP(only, u64, in[i])
+
+const conv_loop_fn conv_loop_only[MODE_COUNT] = {
+	[MODE_CALL] = loop_only,
+	[MODE_HOISTED] = loop_only, /* without the barrier it would be a vectorized copy */
+	[MODE_CHAIN] = loop_only_chain,
+};
 
 static void fail(const char *what)
 {

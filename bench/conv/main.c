@@ -8,8 +8,9 @@
  *	conv-bench ir		under valgrind --tool=callgrind --collect-atstart=no:
  *				one dump per loop, to count instructions per op
  *
- * Each conversion is looped over in two modes (see conv_bench.h): as at a
- * call site, constants re-read every time, and hoisted into registers.
+ * Each conversion is looped over in three modes (see conv_bench.h): call and
+ * hoisted (throughput, constants re-read or kept in registers) and chain
+ * (latency).
  *
  * Output is machine-readable, one record a line; bench/conv/run.sh makes the
  * tables from it.
@@ -39,7 +40,11 @@
 static const struct conv_impl *const impls[] = { &conv_impl_var, &conv_impl_const, &conv_impl_div };
 #define N_IMPL ((int)ARRAY_SIZE(impls))
 
-static const char *const mode_name[MODE_COUNT] = { [MODE_CALL] = "call", [MODE_HOISTED] = "hoisted" };
+static const char *const mode_name[MODE_COUNT] = {
+	[MODE_CALL] = "call",
+	[MODE_HOISTED] = "hoisted",
+	[MODE_CHAIN] = "chain",
+};
 
 static const char *const conv_name[CONV_COUNT] = {
 #define CONV_STR(name, type) [CONV_##name] = #name,
@@ -82,6 +87,7 @@ static const void *const inputs[CONV_COUNT] = {
 
 /* Results end here, so that no loop is dead code. */
 static volatile u64 sink;
+static u64 out[N_IN];
 
 static u64 rng_state = SEED;
 
@@ -157,11 +163,14 @@ static void check(void)
 	for (int c = 0; c < CONV_COUNT; c++) {
 		for (int i = 0; i < N_IN; i++) {
 			const void *x = (const char *)inputs[c] + (size_t)i * conv_size[c];
-			u64 want = impls[0]->loop[MODE_CALL][c](x, 1);
+			u64 want, got;
+
+			impls[0]->loop[MODE_CALL][c](x, &want, 1);
 
 			for (int k = 0; k < N_IMPL; k++) {
 				for (int m = 0; m < MODE_COUNT; m++) {
-					if (impls[k]->loop[m][c](x, 1) == want)
+					impls[k]->loop[m][c](x, &got, 1);
+					if (got == want)
 						continue;
 					die("%s: %s (%s) differs from %s on input %d", conv_name[c],
 					    impls[k]->name, mode_name[m], impls[0]->name, i);
@@ -184,8 +193,10 @@ static double time_loop(conv_loop_fn fn, const void *in)
 {
 	double t0 = now_ns();
 
-	for (int p = 0; p < PASSES; p++)
-		sink += fn(in, N_IN);
+	for (int p = 0; p < PASSES; p++) {
+		fn(in, out, N_IN);
+		sink += out[N_IN - 1];
+	}
 	return (now_ns() - t0) / ((double)N_IN * PASSES);
 }
 
@@ -255,14 +266,16 @@ static void run_time(int nsamples)
 				}
 			}
 		}
-		samples[MODE_CALL][CONV_COUNT][0][s] = time_loop(conv_loop_only, in_ns);
+		for (int m = 0; m < MODE_COUNT; m++)
+			samples[m][CONV_COUNT][0][s] = time_loop(conv_loop_only[m], in_ns);
 	}
-	for (int m = 0; m < MODE_COUNT; m++)
+	for (int m = 0; m < MODE_COUNT; m++) {
 		for (int c = 0; c < CONV_COUNT; c++)
 			for (int k = 0; k < N_IMPL; k++)
 				print_stats(mode_name[m], conv_name[c], impls[k]->name, samples[m][c][k],
 					    nsamples);
-	print_stats(mode_name[MODE_CALL], "loop", "-", samples[MODE_CALL][CONV_COUNT][0], nsamples);
+		print_stats(mode_name[m], "loop", "-", samples[m][CONV_COUNT][0], nsamples);
+	}
 }
 
 /* Counts one loop: a callgrind dump named "<mode> <conv> <impl> <ops>". */
@@ -271,10 +284,11 @@ static void count_loop(int m, const char *conv, const char *impl, conv_loop_fn f
 	char label[128];
 
 	CALLGRIND_TOGGLE_COLLECT;
-	sink += fn(in, N_IN);
+	fn(in, out, N_IN);
 	CALLGRIND_TOGGLE_COLLECT;
 	snprintf(label, sizeof(label), "%s %s %s %d", mode_name[m], conv, impl, N_IN);
 	CALLGRIND_DUMP_STATS_AT(label);
+	sink += out[N_IN - 1];
 }
 
 static void run_ir(void)
@@ -286,7 +300,8 @@ static void run_ir(void)
 			for (int k = 0; k < N_IMPL; k++)
 				count_loop(m, conv_name[c], impls[k]->name, impls[k]->loop[m][c],
 					   inputs[c]);
-	count_loop(MODE_CALL, "loop", "-", conv_loop_only, in_ns);
+	for (int m = 0; m < MODE_COUNT; m++)
+		count_loop(m, "loop", "-", conv_loop_only[m], in_ns);
 }
 
 int main(int argc, char **argv)

@@ -29,6 +29,8 @@ function table(m, title,    i) {
 	       "const", "div", "var", "const", "div", "ns", "Ir", "ns", "Ir", "bits")
 	for (i = 1; i <= nconv; i++)
 		row(m, conv[i])
+	printf("%-22s %6.2f %13s   %6.1f\n", "(the loop alone)", ns[m, "loop", "-"], "",
+	       ir[m, "loop", "-"])
 }
 
 function csvrow(m, c,    nv, nc, nd, iv, ic, id) {
@@ -78,16 +80,17 @@ END {
 		print "conv: no timings to report" > "/dev/stderr"
 		exit 1
 	}
+	if (machine != "")
+		printf("Machine: %s\n", machine)
 	printf("HZ %s on the PIT: a jiffy is %s s. Each conversion runs on the same %s random\n",
 	       info["hz"], period, info["inputs"])
 	printf("inputs (fixed seed) in all three implementations; the inputs:\n")
 	for (i = 1; i <= nconv; i++)
 		printf("  %-22s %s\n", conv[i], domain[conv[i]])
 
-	table("call", "At a call site: constants re-read from memory for every conversion")
-	printf("%-22s %6.2f %13s   %6.1f\n", "(the loop alone)", ns["call", "loop", "-"], "",
-	       ir["call", "loop", "-"])
-	table("hoisted", "In a tight loop: the compiler may keep the constants in registers")
+	table("call", "Throughput at a call site: constants re-read from memory for every conversion")
+	table("hoisted", "Throughput in a tight loop: the compiler may keep the constants in registers")
+	table("chain", "Latency: each input's address depends on the previous result (i += r & zero)")
 
 	printf("\nColumns:\n")
 	printf("  var      the variable build: HZ set at boot (hz=%s), constants read from dynhz_tc\n", info["hz"])
@@ -98,6 +101,8 @@ END {
 	printf("  ns/op    wall time per conversion (CLOCK_MONOTONIC): median of %s samples of\n", info["samples"])
 	printf("           %d conversions each, the three interleaved; the loop is included\n",
 	       info["inputs"] * info["passes"])
+	printf("           (row \"the loop alone\"). In the latency table: the time from one\n")
+	printf("           result to the next, so the loop's own chain (load, and, add) is in it\n")
 	printf("  instructions/op  valgrind --tool=callgrind Ir over the %s inputs / %s, loop included\n",
 	       info["inputs"], info["inputs"])
 	printf("  var/const  cost of choosing HZ at boot: target <= 1.10\n")
@@ -105,41 +110,63 @@ END {
 	printf("             division is one instruction of 10 or more cycles: Ir cannot see it)\n")
 	printf("  !        the ratio misses its target\n")
 
-	nvc = nvci = ndv = 0
-	for (i = 1; i <= nconv; i++) {
-		c = conv[i]
-		nvc += ratio(ns["call", c, "var"], ns["call", c, "const"]) <= 1.10
-		nvci += ratio(ir["call", c, "var"], ir["call", c, "const"]) <= 1.10
-		ndv += ratio(ns["call", c, "div"], ns["call", c, "var"]) >= 3
+	# Noise: the interquartile range of each timed figure over its median.
+	nsp = 0
+	for (k in ns) {
+		if (ns[k] > 0)
+			spread[++nsp] = (q3[k] - q1[k]) / ns[k]
 	}
-	printf("\nTargets at a call site: var/const <= 1.10 met by %d of %d conversions in ns, %d of %d\n",
-	       nvc, nconv, nvci, nconv)
-	printf("in instructions; div/var >= 3 met by %d of %d in ns.\n", ndv, nconv)
+	for (i = 2; i <= nsp; i++) {	# insertion sort: mawk has no asort
+		v = spread[i]
+		for (j = i - 1; j >= 1 && spread[j] > v; j--)
+			spread[j + 1] = spread[j]
+		spread[j + 1] = v
+	}
+	printf("\nNoise: interquartile range / median of the timed figures: median %.1f%%, worst %.1f%%\n",
+	       100 * spread[int((nsp + 1) / 2)], 100 * spread[nsp])
+
+	printf("\nTargets (conversions that meet them, of %d):\n", nconv)
+	printf("  %-10s %18s %18s %16s\n", "mode", "var/const ns<=1.10", "var/const Ir<=1.10", "div/var ns>=3")
+	for (mi = 1; mi <= 3; mi++) {
+		m = mi == 1 ? "call" : mi == 2 ? "hoisted" : "chain"
+		nvc = nvci = ndv = 0
+		for (i = 1; i <= nconv; i++) {
+			c = conv[i]
+			nvc += ratio(ns[m, c, "var"], ns[m, c, "const"]) <= 1.10
+			nvci += ratio(ir[m, c, "var"], ir[m, c, "const"]) <= 1.10
+			ndv += ratio(ns[m, c, "div"], ns[m, c, "var"]) >= 3
+		}
+		printf("  %-10s %18d %18d %16d\n", m, nvc, nvci, ndv)
+	}
 
 	if (csv != "") {
 		printf("mode,conversion,div_bits,ns_var,ns_const,ns_div,ir_var,ir_const,ir_div," \
 		       "var_const_ns,var_const_ir,div_var_ns,div_var_ir,ns_var_q1,ns_var_q3," \
 		       "ns_const_q1,ns_const_q3,ns_div_q1,ns_div_q3\n") > csv
-		for (i = 1; i <= nconv; i++)
-			csvrow("call", conv[i])
-		for (i = 1; i <= nconv; i++)
-			csvrow("hoisted", conv[i])
-		printf("call,loop,,%.4f,,,%.1f,,,,,,,%s,%s,,,,\n", ns["call", "loop", "-"],
-		       ir["call", "loop", "-"], q1["call", "loop", "-"], q3["call", "loop", "-"]) > csv
+		for (mi = 1; mi <= 3; mi++) {
+			m = mi == 1 ? "call" : mi == 2 ? "hoisted" : "chain"
+			for (i = 1; i <= nconv; i++)
+				csvrow(m, conv[i])
+			printf("%s,loop,,%.4f,,,%.1f,,,,,,,%s,%s,,,,\n", m, ns[m, "loop", "-"],
+			       ir[m, "loop", "-"], q1[m, "loop", "-"], q3[m, "loop", "-"]) > csv
+		}
 		close(csv)
-		printf("CSV: %s\n", csv)
+		printf("\nCSV: %s\n", csv)
 	}
 
-	printf("\nSummary for README.md (HZ %s, at a call site; ratios var/const and div/var):\n\n", info["hz"])
-	printf("| conversion | ns var | ns const | ns div | Ir var | Ir const | Ir div | var/const ns | var/const Ir | div/var ns |\n")
-	printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	printf("\nSummary for README.md (HZ %s; ns and Ir at a call site, loop included; ratios\n", info["hz"])
+	printf("var/const and div/var of throughput (ns), instructions (Ir) and latency):\n\n")
+	printf("| conversion | ns var | ns const | ns div | Ir var | Ir const | Ir div | var/const ns | var/const Ir | var/const latency | div/var ns | div/var latency |\n")
+	printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for (i = 1; i <= nconv; i++) {
 		c = conv[i]
-		printf("| `%s` | %.2f | %.2f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f |\n", c,
+		printf("| `%s` | %.2f | %.2f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", c,
 		       ns["call", c, "var"], ns["call", c, "const"], ns["call", c, "div"],
 		       ir["call", c, "var"], ir["call", c, "const"], ir["call", c, "div"],
 		       ratio(ns["call", c, "var"], ns["call", c, "const"]),
 		       ratio(ir["call", c, "var"], ir["call", c, "const"]),
-		       ratio(ns["call", c, "div"], ns["call", c, "var"]))
+		       ratio(ns["chain", c, "var"], ns["chain", c, "const"]),
+		       ratio(ns["call", c, "div"], ns["call", c, "var"]),
+		       ratio(ns["chain", c, "div"], ns["chain", c, "var"]))
 	}
 }

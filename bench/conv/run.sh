@@ -31,4 +31,7 @@ fi
 awk '/^desc: Trigger: Client Request: / { label = $0; sub(/^desc: Trigger: Client Request: /, "", label) }
      /^totals: / && label != "" { print label, $2; label = "" }' "$out"/callgrind.out.* >"$out/ir.txt"
 
-awk -v csv=build/bench/conv.csv -f bench/conv/report.awk "$out/time.txt" "$out/ir.txt"
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+machine="${cpu:-unknown CPU} ($(nproc) CPUs), gcc $(${CC:-cc} -dumpfullversion 2>/dev/null) -O2"
+awk -v csv=build/bench/conv.csv -v machine="$machine" -f bench/conv/report.awk \
+	"$out/time.txt" "$out/ir.txt"
