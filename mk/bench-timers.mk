@@ -17,6 +17,7 @@ TMB_LIBS	:= -levent -lev -luv
 .PHONY: bench-timers
 bench-timers: $(TMB_BIN)
 
+# -z now: every library symbol is bound at start, none lazily in a measured phase.
 $(TMB_BIN): $(TMB_OBJ) $(VB)/libdynhz.a
 	$(CC) $(ARCH) -Wl,-z,now $^ $(TMB_LIBS) -o $@
 
