@@ -77,10 +77,15 @@ $(VB)/libdynhz.a: FORCE_VAR
 	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= lib
 FORCE_VAR:
 endif
-$(B)/gen/dynhz/timeconst.h: | $(B)/.dirs
+# Regenerated on every make of a constant build (it takes milliseconds), but
+# rewritten only when it changes, so nothing rebuilds needlessly and nothing
+# is ever built against stale constants.
+$(B)/gen/dynhz/timeconst.h: FORCE_GEN | $(B)/.dirs
 	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= timeconst-gen
 	@mkdir -p $(dir $@)
-	$(RUNNER) $(VB)/timeconst-gen $(CONFIG_HZ) > $@.tmp && mv $@.tmp $@
+	@$(RUNNER) $(VB)/timeconst-gen $(CONFIG_HZ) > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE_GEN:
 
 # Unit tests (cmocka).
 $(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(B)/libdynhz.a

@@ -13,11 +13,11 @@
 static void conv(const char *name, const struct dz_conv *c)
 {
 	printf("\t.%s = { .max_in = %#llxULL, .sat = %#llxULL, .mul_lo = %#llxULL, "
-	       ".mul_hi = %#llxULL,\n\t\t.add_lo = %#llxULL, .add_hi = %#llxULL, .shift = %u, "
+	       ".mul_hi = %#llxULL,\n\t\t.add_lo = %#llxULL, .shift = %u, "
 	       ".shape = %u, .k = %u, .round = %u,\n\t\t.p = %#llxULL, .q = %#llxULL, .c = %#llxULL },\n",
 	       name, (unsigned long long)c->max_in, (unsigned long long)c->sat,
 	       (unsigned long long)c->mul_lo, (unsigned long long)c->mul_hi,
-	       (unsigned long long)c->add_lo, (unsigned long long)c->add_hi, c->shift, c->shape,
+	       (unsigned long long)c->add_lo, c->shift, c->shape,
 	       c->k, c->round, (unsigned long long)c->p, (unsigned long long)c->q,
 	       (unsigned long long)c->c);
 }

@@ -140,13 +140,49 @@ static u64 largest_input(u64 p, u64 q, u64 c, u64 in_max, u64 out_max)
 	return (u192_fits64(x) && x.w[0] < in_max) ? x.w[0] : in_max;
 }
 
-int dz_conv_init(struct dz_conv *cv, struct dz_rate from, struct dz_rate to, enum dz_round round,
-		 u64 in_max, u64 out_max, enum dz_shape shape, unsigned int k)
+/* Does shift t satisfy every condition of conv.h for cv's ratio and range? */
+static bool shift_works(struct dz_conv *cv, unsigned int t)
+{
+	unsigned int k = cv->k, s = (cv->shape == DZ_SHAPE_WIDE ? 64 : 64 - k) + t;
+	struct u192 m, a, top;
+
+	if (t < 1 || t > 63 || !pow2_covers(t, u192_mul(cv->q, 2)))
+		return false; /* the offset's error must stay below 1/(2q) */
+	/* 2 (max_in + 1) q: the multiplier's error must stay below 1/(2q) */
+	if (!pow2_covers(s, u192_shl(u192_add(u192_mul(cv->max_in, cv->q), u192_of(cv->q)), 1)))
+		return false;
+	m = scaled_ceil(cv->p, s, cv->q);
+	a = scaled_ceil(cv->c, t, cv->q); /* < 2^t: one word */
+	if (cv->shape == DZ_SHAPE_NARROW) {
+		if (!u192_fits64(m))
+			return false;
+		/* floor((max_in << k) * m / 2^64) + a must fit in 64 bits */
+		top = u192_mul(cv->max_in << k, m.w[0]);
+		top = u192_add(u192_of(top.w[1]), a);
+		if (!u192_fits64(top))
+			return false;
+	} else {
+		if (!u192_fits128(m))
+			return false;
+		/* max_in * m_hi + floor(max_in * m_lo / 2^64) + a in 128 bits */
+		top = u192_add(u192_mul(cv->max_in, m.w[1]), a);
+		top = u192_add(top, u192_of(u192_mul(cv->max_in, m.w[0]).w[1]));
+		if (!u192_fits128(top))
+			return false;
+	}
+	cv->shift = t;
+	cv->mul_lo = m.w[0];
+	cv->mul_hi = m.w[1];
+	cv->add_lo = a.w[0];
+	return true;
+}
+
+int dz_conv_init_shift(struct dz_conv *cv, struct dz_rate from, struct dz_rate to,
+		       enum dz_round round, u64 in_max, u64 out_max, enum dz_shape shape,
+		       unsigned int k, unsigned int shift)
 {
 	/* y = x * (to.num / to.den) / (from.num / from.den) */
 	u64 p, q, g;
-	unsigned int base, t;
-	struct u192 m, a, top, need;
 
 	if (__builtin_mul_overflow(to.num, from.den, &p) ||
 	    __builtin_mul_overflow(to.den, from.num, &q))
@@ -168,33 +204,18 @@ int dz_conv_init(struct dz_conv *cv, struct dz_rate from, struct dz_rate to, enu
 	if (k && (cv->max_in >> (64 - k)))
 		return -DZ_ERANGE; /* x << k would lose bits */
 
-	/* s = base + t; the smallest t >= 1 that makes the estimate exact. */
-	base = shape == DZ_SHAPE_WIDE ? 64 : 64 - k;
-	need = u192_add(u192_mul(cv->max_in, q), u192_of(q)); /* (max_in + 1) * q */
-	for (t = 1; t < 64; t++)
-		if (pow2_covers(base + t, need))
-			break;
-	if (t == 64)
-		return -DZ_ERANGE;
-	cv->shift = t;
+	if (shift)
+		return shift_works(cv, shift) ? 0 : -DZ_ERANGE;
+	for (unsigned int t = 1; t < 64; t++)
+		if (shift_works(cv, t))
+			return 0;
+	return -DZ_ERANGE;
+}
 
-	m = scaled_ceil(p, base + t, q);
-	/* a is added to (x << k) * m, which carries k more bits of scale. */
-	a = scaled_ceil(cv->c, 64 + t, q);
-	if (shape == DZ_SHAPE_NARROW ? !u192_fits64(m) : !u192_fits128(m))
-		return -DZ_ERANGE;
-	cv->mul_lo = m.w[0];
-	cv->mul_hi = m.w[1];
-	cv->add_lo = a.w[0];
-	cv->add_hi = a.w[1];
-
-	/* The narrow shape keeps x * m + a in 128 bits: check the largest x. */
-	if (shape == DZ_SHAPE_NARROW) {
-		top = u192_add(u192_mul(cv->max_in << k, cv->mul_lo), a);
-		if (!u192_fits128(top))
-			return -DZ_ERANGE;
-	}
-	return 0;
+int dz_conv_init(struct dz_conv *cv, struct dz_rate from, struct dz_rate to, enum dz_round round,
+		 u64 in_max, u64 out_max, enum dz_shape shape, unsigned int k)
+{
+	return dz_conv_init_shift(cv, from, to, round, in_max, out_max, shape, k, 0);
 }
 
 u64 dz_conv_exact(const struct dz_conv *cv, u64 x)

@@ -36,9 +36,14 @@ int dz_timeconst_build(struct dz_timeconst *tc, struct dz_tick_period p)
 	const struct dz_rate ns = { NSEC_PER_SEC, 1 }, user = { USER_HZ, 1 };
 	int err = 0;
 
-#define BUILD(name, from, to, round, in_max, out_max)                                      \
-	err = err ?: dz_conv_init(&tc->name, from, to, round, in_max, out_max, DZ_SHAPE_##name, \
-				  DZ_K_##name)
+	/* A conversion built without a range check must never need one. */
+#define BUILD(name, from, to, round, in_max, out_max)                                        \
+	do {                                                                                 \
+		err = err ?: dz_conv_init_shift(&tc->name, from, to, round, in_max, out_max, \
+						DZ_SHAPE_##name, DZ_K_##name, DZ_SHIFT_##name); \
+		if (!err && !DZ_CHECK_##name && tc->name.max_in != (u64)(in_max))            \
+			err = -DZ_ERANGE;                                                    \
+	} while (0)
 
 	BUILD(ms_to_j, ms, jiffy, DZ_ROUND_UP, U32_MAX, MAX_JIFFY_OFFSET);
 	BUILD(us_to_j, us, jiffy, DZ_ROUND_UP, U32_MAX, MAX_JIFFY_OFFSET);
@@ -72,10 +77,13 @@ unsigned long dz_timespec64_to_jiffies_slow(s64 sec, long nsec)
 	const s64 billion = (s64)NSEC_PER_SEC;
 	u64 hi, lo;
 
-	/* Carry whole seconds out of tv_nsec (floor division). */
+	/* Carry whole seconds out of tv_nsec (floor division); carry * billion
+	 * could overflow for tv_nsec near LONG_MIN, the remainder cannot. */
 	s64 carry = nsec / billion - (nsec % billion < 0);
 
-	nsec -= (long)(carry * billion);
+	nsec = (long)(nsec % billion);
+	if (nsec < 0)
+		nsec += (long)billion;
 	if (__builtin_add_overflow(sec, carry, &sec))
 		return carry < 0 ? 0 : MAX_JIFFY_OFFSET;
 	if (sec < 0)

@@ -13,12 +13,16 @@
  * that are exact for every input up to the largest one whose result still
  * fits, so the hot path has no division at all:
  *
- *	m = ceil(2^s * p / q),  a = ceil(2^s * c / q),  2^s >= (max_in + 1) * q
- *	y = (x * m + a) >> s
+ *	m = ceil(2^s * p / q),  a = ceil(2^t * c / q),  s = 64 - k + t
+ *	y = (floor((x << k) * m / 2^64) + a) >> t
  *
- * (The error of the estimate is below (max_in + 1) / 2^s <= 1/q, and the
- * exact quotient is at least 1/q below the next integer, so it never
- * crosses one.)
+ * with 2^t >= 2q and 2^s >= 2 (max_in + 1) q. Why that is exact: the
+ * multiplier overshoots x * p / q by less than 1/(2q), the rounding offset
+ * overshoots c / q by less than 1/(2q), and dropping the low 64 bits of the
+ * product undershoots by less than 2^-t, but never below an integer that
+ * the exact value reaches (the dropped fraction is at most the overshoot);
+ * the exact quotient is either an integer or at least 1/q away from the
+ * next one, so the estimate never crosses one.
  *
  * Two shapes of the same formula exist, fixed per conversion at compile time
  * so that a constant-HZ build runs exactly the same instructions with
@@ -26,7 +30,11 @@
  *  - narrow: a 64-bit multiplier. The input is shifted left by k first, so
  *    small inputs (32-bit milliseconds) still get enough fraction bits.
  *  - wide: a 128-bit multiplier, for 64-bit inputs with large ratios
- *    (jiffies to nanoseconds).
+ *    (jiffies to nanoseconds); k is 0.
+ * For the conversions of jiffies.h the shift t is a compile-time constant
+ * too, one value that serves every HZ in range (the tests check it), and
+ * conversions that cannot saturate or that round down skip the range check
+ * or the add.
  */
 #ifndef DYNHZ_CONV_H
 #define DYNHZ_CONV_H
@@ -57,9 +65,8 @@ struct dz_conv {
 	u64 sat;	/* == out_max: results saturate instead of wrapping */
 	u64 mul_lo;	/* multiplier m (low word) */
 	u64 mul_hi;	/* multiplier m (high word; wide shape only) */
-	u64 add_lo;	/* a: the rounding offset scaled by 2^s */
-	u64 add_hi;
-	u32 shift;	/* s - 64 (wide) or s - 64 + k (narrow): always 1..63 */
+	u64 add_lo;	/* a: the rounding offset scaled by 2^t */
+	u32 shift;	/* t: always 1..63 */
 	/* cold: the exact definition, for the slow path and reports */
 	u8 shape;
 	u8 k;
@@ -77,53 +84,75 @@ struct dz_conv {
 int dz_conv_init(struct dz_conv *cv, struct dz_rate from, struct dz_rate to, enum dz_round round,
 		 u64 in_max, u64 out_max, enum dz_shape shape, unsigned int k);
 
+/* The same with the shift t fixed by the caller (0: the smallest that works). */
+int dz_conv_init_shift(struct dz_conv *cv, struct dz_rate from, struct dz_rate to,
+		       enum dz_round round, u64 in_max, u64 out_max, enum dz_shape shape,
+		       unsigned int k, unsigned int shift);
+
 /* The same result by slow long division: the debug build's second opinion. */
 u64 dz_conv_exact(const struct dz_conv *cv, u64 x);
 /* The same for a 128-bit input x_hi * 2^64 + x_lo. */
 u64 dz_conv_exact128(const struct dz_conv *cv, u64 x_hi, u64 x_lo);
 
-/* Fast path, narrow shape: x << k must fit in 64 bits for x <= max_in. */
-static inline u64 dz_conv_narrow(const struct dz_conv *cv, u64 x, unsigned int k)
+/*
+ * Fast path, narrow shape. check: inputs may exceed max_in; add: the
+ * rounding offset is not 0; t: the shift, or 0 to read it from cv. The
+ * flags are compile-time constants at every call, so they cost nothing.
+ */
+static inline u64 dz_conv_narrow_fixed(const struct dz_conv *cv, u64 x, unsigned int k, bool check,
+				       bool add, unsigned int t)
 {
-	u64 hi, lo, sum;
+	u64 hi;
 
-	if (unlikely(x > cv->max_in))
+	t = t ? t : cv->shift;
+	if (check && unlikely(x > cv->max_in))
 		return cv->sat;
-	lo = dz_mul64(x << k, cv->mul_lo, &hi);
-	sum = lo + cv->add_lo;
-	hi += cv->add_hi + (sum < lo);
-	return hi >> cv->shift;
+	dz_mul64(x << k, cv->mul_lo, &hi);
+	if (add)
+		hi += cv->add_lo;
+	return hi >> t;
 }
 
-/* Fast path, wide shape: (x * m + a) >> (64 + shift) with a 128-bit m. */
-static inline u64 dz_conv_wide(const struct dz_conv *cv, u64 x)
+/* Fast path, wide shape: (x * m_hi + floor(x * m_lo / 2^64) + a) >> t. */
+static inline u64 dz_conv_wide_fixed(const struct dz_conv *cv, u64 x, bool check, bool add,
+				     unsigned int t)
 {
-	u64 t = cv->shift;
-
-	if (unlikely(x > cv->max_in))
+	t = t ? t : cv->shift;
+	if (t >= 64)
+		__builtin_unreachable(); /* lets gcc use one double shift */
+	if (check && unlikely(x > cv->max_in))
 		return cv->sat;
 #ifdef DZ_HAVE_INT128
-	dz_u128_native p0 = (dz_u128_native)x * cv->mul_lo;
-	dz_u128_native p1 = (dz_u128_native)x * cv->mul_hi;
-	dz_u128_native carry = ((dz_u128_native)(u64)p0 + cv->add_lo) >> 64;
-	dz_u128_native mid = p1 + (p0 >> 64) + cv->add_hi + carry;
+	dz_u128_native h = (dz_u128_native)x * cv->mul_hi;
 
-	return ((u64)(mid >> 64) << (64 - t)) | ((u64)mid >> t);
+	h += (u64)(((dz_u128_native)x * cv->mul_lo) >> 64);
+	if (add)
+		h += cv->add_lo;
+	return (u64)(h >> t);
 #else
-	u64 a1, b1, a0, b0, w0, m0, m1;
+	u64 l1, lo, hi;
 
-	a0 = dz_mul64(x, cv->mul_lo, &a1);
-	b0 = dz_mul64(x, cv->mul_hi, &b1);
-	w0 = a0 + cv->add_lo;
-	m1 = b1;
-	m0 = b0 + a1;
-	m1 += m0 < a1;
-	m0 += cv->add_hi;
-	m1 += m0 < cv->add_hi;
-	m0 += w0 < a0;
-	m1 += m0 < (u64)(w0 < a0);
-	return (m1 << (64 - t)) | (m0 >> t);
+	dz_mul64(x, cv->mul_lo, &l1);
+	lo = dz_mul64(x, cv->mul_hi, &hi);
+	lo += l1;
+	hi += lo < l1;
+	if (add) {
+		lo += cv->add_lo;
+		hi += lo < cv->add_lo;
+	}
+	return (hi << (64 - t)) | (lo >> t);
 #endif
+}
+
+/* The general forms: range check, offset and shift all taken from cv. */
+static inline u64 dz_conv_narrow(const struct dz_conv *cv, u64 x, unsigned int k)
+{
+	return dz_conv_narrow_fixed(cv, x, k, true, true, 0);
+}
+
+static inline u64 dz_conv_wide(const struct dz_conv *cv, u64 x)
+{
+	return dz_conv_wide_fixed(cv, x, true, true, 0);
 }
 
 #endif

@@ -112,6 +112,44 @@ extern struct dz_timeconst dynhz_tc;
 #define DZ_SHAPE_clock_to_j (BITS_PER_LONG == 64 ? DZ_SHAPE_WIDE : DZ_SHAPE_NARROW)
 #define DZ_K_clock_to_j	    (BITS_PER_LONG == 64 ? 0 : 32)
 
+/*
+ * The shift of each conversion: one value that is exact for every HZ in
+ * range, on the PIT and with an exact 1/HZ tick, for USER_HZ 32..1200 and
+ * both word sizes (time/conv.c checks it at boot, the tests for every HZ),
+ * so both builds shift by an immediate.
+ */
+#define DZ_SHIFT_ms_to_j    27
+#define DZ_SHIFT_us_to_j    37
+#define DZ_SHIFT_ns_to_j    48
+#define DZ_SHIFT_j_to_ms    22
+#define DZ_SHIFT_j_to_us    22
+#define DZ_SHIFT_j_to_ns    24
+#define DZ_SHIFT_j64_to_ns  24
+#define DZ_SHIFT_j_to_clock 24
+#define DZ_SHIFT_clock_to_j (BITS_PER_LONG == 64 ? 30 : 17 + (31 - __builtin_clz(USER_HZ)))
+
+/* Conversions whose results always fit skip the range check... */
+#define DZ_CHECK_ms_to_j    (BITS_PER_LONG == 32)
+#define DZ_CHECK_us_to_j    0
+#define DZ_CHECK_ns_to_j    (BITS_PER_LONG == 32)
+#define DZ_CHECK_j_to_ms    1
+#define DZ_CHECK_j_to_us    1
+#define DZ_CHECK_j_to_ns    (BITS_PER_LONG == 64)
+#define DZ_CHECK_j64_to_ns  1
+#define DZ_CHECK_j_to_clock 1
+#define DZ_CHECK_clock_to_j 1
+
+/* ...and those that round down have no offset to add. */
+#define DZ_ADD_ms_to_j	  1
+#define DZ_ADD_us_to_j	  1
+#define DZ_ADD_ns_to_j	  1
+#define DZ_ADD_j_to_ms	  1
+#define DZ_ADD_j_to_us	  1
+#define DZ_ADD_j_to_ns	  0
+#define DZ_ADD_j64_to_ns  0
+#define DZ_ADD_j_to_clock 0
+#define DZ_ADD_clock_to_j 1
+
 #ifdef DYNHZ_DEBUG
 /* Re-does the conversion by long division; panics on any difference. */
 void dz_conv_verify(const struct dz_conv *cv, const char *name, u64 x, u64 y);
@@ -124,8 +162,11 @@ void dz_conv_verify(const struct dz_conv *cv, const char *name, u64 x, u64 y);
 	({                                                                         \
 		u64 x_ = (x);                                                      \
 		u64 y_ = DZ_SHAPE_##name == DZ_SHAPE_NARROW                        \
-				 ? dz_conv_narrow(&DZ_TC.name, x_, DZ_K_##name)    \
-				 : dz_conv_wide(&DZ_TC.name, x_);                  \
+				 ? dz_conv_narrow_fixed(&DZ_TC.name, x_, DZ_K_##name,      \
+							DZ_CHECK_##name, DZ_ADD_##name,    \
+							DZ_SHIFT_##name)                   \
+				 : dz_conv_wide_fixed(&DZ_TC.name, x_, DZ_CHECK_##name,    \
+						      DZ_ADD_##name, DZ_SHIFT_##name);     \
 		DZ_VERIFY(name, x_, y_);                                           \
 		y_;                                                                \
 	})
