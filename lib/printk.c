@@ -12,8 +12,14 @@ int dz_printk(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = dz_vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(buf))
+	if (n >= (int)sizeof(buf)) {
+		/* Cut, but keep the line a line: a message must not run into the next. */
 		n = sizeof(buf) - 1;
+		if (fmt[0] && fmt[__builtin_strlen(fmt) - 1] == '\n') {
+			buf[n - 4] = buf[n - 3] = buf[n - 2] = '.';
+			buf[n - 1] = '\n';
+		}
+	}
 	dz_port_console_write(buf, (size_t)n);
 	return n;
 }

@@ -95,34 +95,43 @@ static int bad(const struct dz_param *p, const char *why, unsigned long used, in
 	return err;
 }
 
-int dz_param_uint(const struct dz_param *p, unsigned long min, unsigned long max,
-		  unsigned long dflt, unsigned long *out)
+int dz_param_uint_check(const struct dz_param *p, unsigned long min, unsigned long max,
+			unsigned long dflt, unsigned long *out, char *why, size_t why_size)
 {
 	unsigned long v = 0;
-	char why[64];
 	size_t i;
 
 	*out = dflt;
 	if (!p->val || !p->val_len)
-		return bad(p, "empty value", dflt, -DZ_EINVAL);
+		return dz_snprintf(why, why_size, "empty value"), -DZ_EINVAL;
 	if (p->val[0] == '-' || p->val[0] == '+')
-		return bad(p, "a sign is not allowed", dflt, -DZ_EINVAL);
+		return dz_snprintf(why, why_size, "a sign is not allowed"), -DZ_EINVAL;
 	if (p->val[0] < '0' || p->val[0] > '9')
-		return bad(p, "not a number", dflt, -DZ_EINVAL);
+		return dz_snprintf(why, why_size, "not a number"), -DZ_EINVAL;
 	for (i = 0; i < p->val_len && p->val[i] >= '0' && p->val[i] <= '9'; i++) {
 		unsigned long d = (unsigned long)(p->val[i] - '0');
 
 		if (v > (ULONG_MAX - d) / 10)
-			return bad(p, "number too large", dflt, -DZ_EINVAL);
+			return dz_snprintf(why, why_size, "number too large"), -DZ_EINVAL;
 		v = v * 10 + d;
 	}
 	if (i < p->val_len)
-		return bad(p, "trailing characters after the number", dflt, -DZ_EINVAL);
+		return dz_snprintf(why, why_size, "trailing characters after the number"),
+		       -DZ_EINVAL;
 	if (v < min || v > max) {
 		*out = v < min ? min : max;
-		dz_snprintf(why, sizeof(why), "out of range %lu..%lu", min, max);
-		return bad(p, why, *out, -DZ_ERANGE);
+		dz_snprintf(why, why_size, "out of range %lu..%lu", min, max);
+		return -DZ_ERANGE;
 	}
 	*out = v;
 	return 0;
+}
+
+int dz_param_uint(const struct dz_param *p, unsigned long min, unsigned long max,
+		  unsigned long dflt, unsigned long *out)
+{
+	char why[64];
+	int err = dz_param_uint_check(p, min, max, dflt, out, why, sizeof(why));
+
+	return err ? bad(p, why, *out, err) : 0;
 }

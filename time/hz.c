@@ -10,6 +10,14 @@
 #include <dynhz/errno.h>
 #include <dynhz/printk.h>
 
+#ifdef CONFIG_HZ
+#define CONFIG_OR_DEFAULT_HZ  CONFIG_HZ
+#define CONFIG_OR_DEFAULT_SRC DZ_HZ_CONSTANT
+#else
+#define CONFIG_OR_DEFAULT_HZ  HZ_DEFAULT
+#define CONFIG_OR_DEFAULT_SRC DZ_HZ_DEFAULT
+#endif
+
 unsigned int dynhz_hz;
 struct dz_hz_state dynhz_hz_state;
 
@@ -35,20 +43,24 @@ int dz_hz_parse(const char *cmdline, unsigned int *hz, enum dz_hz_source *src)
 	int err;
 
 	if (!dz_cmdline_find(cmdline, names, &p)) {
-		*hz = HZ_DEFAULT;
-		*src = DZ_HZ_DEFAULT;
-		err = 0;
-	} else {
-		err = dz_param_uint(&p, HZ_MIN, HZ_MAX, HZ_DEFAULT, &v);
-		*hz = (unsigned int)v;
-		*src = err == -DZ_EINVAL ? DZ_HZ_DEFAULT : err ? DZ_HZ_CLAMPED : DZ_HZ_CMDLINE;
+		*hz = CONFIG_OR_DEFAULT_HZ;
+		*src = CONFIG_OR_DEFAULT_SRC;
+		return 0;
 	}
 #ifdef CONFIG_HZ
-	if (dz_cmdline_find(cmdline, names, &p) && *hz != CONFIG_HZ)
+	/* One line for anything but the build's own HZ, bad values included. */
+	char why[64];
+
+	err = dz_param_uint_check(&p, HZ_MIN, HZ_MAX, HZ_DEFAULT, &v, why, sizeof(why));
+	if (err || v != CONFIG_HZ)
 		dz_printk("%.*s=%.*s: HZ is fixed at %u in this build, ignored\n", (int)p.name_len,
 			  p.name, (int)p.val_len, p.val ? p.val : "", (unsigned int)CONFIG_HZ);
 	*hz = CONFIG_HZ;
 	*src = DZ_HZ_CONSTANT;
+#else
+	err = dz_param_uint(&p, HZ_MIN, HZ_MAX, HZ_DEFAULT, &v);
+	*hz = (unsigned int)v;
+	*src = err == -DZ_EINVAL ? DZ_HZ_DEFAULT : err ? DZ_HZ_CLAMPED : DZ_HZ_CMDLINE;
 #endif
 	return err;
 }

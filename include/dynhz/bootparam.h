@@ -41,4 +41,8 @@ bool dz_param_is(const struct dz_param *p, const char *name);
 int dz_param_uint(const struct dz_param *p, unsigned long min, unsigned long max,
 		  unsigned long dflt, unsigned long *out);
 
+/* The same without printing: the reason for a bad value goes to why. */
+int dz_param_uint_check(const struct dz_param *p, unsigned long min, unsigned long max,
+			unsigned long dflt, unsigned long *out, char *why, size_t why_size);
+
 #endif

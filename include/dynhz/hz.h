@@ -56,7 +56,6 @@ struct dz_tick_period {
 struct dz_hz_state {
 	bool ready;
 	unsigned int hz;		/* == HZ */
-	unsigned int requested;		/* what the command line asked for, 0 if nothing */
 	enum dz_hz_source source;
 	const char *device;		/* clock-event device name */
 	struct dz_tick_period period;
@@ -68,7 +67,8 @@ extern struct dz_hz_state dynhz_hz_state;
  * Stores the HZ to use in *hz and its source in *src; returns 0, -DZ_EINVAL
  * (bad number: default used) or -DZ_ERANGE (out of range: nearest bound
  * used), after printing one line that says what was used instead.
- * In the constant build a different hz= is reported and ignored.
+ * In the constant build any hz= other than CONFIG_HZ is reported in one
+ * line and ignored (the return value still says whether it was valid).
  */
 int dz_hz_parse(const char *cmdline, unsigned int *hz, enum dz_hz_source *src);
 
