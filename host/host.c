@@ -57,12 +57,21 @@ void dz_irq_restore(unsigned long flags)
 	(void)flags;
 }
 
-/* The simulated PIT: time moves only when a test delivers ticks. */
+/*
+ * The simulated PIT: time moves only when a test delivers ticks or idles.
+ * Periodic, channel 0 interrupts every `divisor` input clocks; one-shot, it
+ * counts down a wide counter (a 32-bit count of the same input clock, as a
+ * local APIC timer would), so that an idle CPU can sleep for an hour.
+ */
 static struct {
 	u64 cycles;	      /* input clocks since boot */
 	unsigned int divisor; /* input clocks per tick */
 	bool periodic;
+	bool armed;	      /* an interrupt is coming at `next` */
+	u64 next;
 } sim;
+
+#define SIM_ONESHOT_MAX 0xffffffffULL /* input clocks */
 
 static int sim_pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 				struct dz_tick_period *period)
@@ -72,7 +81,22 @@ static int sim_pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 		return -DZ_ERANGE;
 	sim.divisor = dz_pit_divisor(hz);
 	sim.periodic = true;
+	sim.armed = true;
+	sim.next = sim.cycles + sim.divisor;
 	*period = dz_pit_period(hz);
+	return 0;
+}
+
+/* Rounded up: the event never comes before delta_ns has passed. */
+static int sim_pit_set_next_event_ns(struct clock_event_device *dev, u64 delta_ns)
+{
+	u64 n = delta_ns / NSEC_PER_SEC * PIT_FREQ +
+		((delta_ns % NSEC_PER_SEC) * PIT_FREQ + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+
+	(void)dev;
+	sim.periodic = false;
+	sim.armed = true;
+	sim.next = sim.cycles + (n ? n : 1);
 	return 0;
 }
 
@@ -80,14 +104,19 @@ static int sim_pit_shutdown(struct clock_event_device *dev)
 {
 	(void)dev;
 	sim.periodic = false;
+	sim.armed = false;
 	return 0;
 }
 
 static struct clock_event_device sim_pit = {
 	.name = "pit",
-	.features = CLOCK_EVT_FEAT_PERIODIC,
+	.features = CLOCK_EVT_FEAT_PERIODIC | CLOCK_EVT_FEAT_ONESHOT,
 	.set_state_periodic = sim_pit_set_periodic,
+	.set_next_event_ns = sim_pit_set_next_event_ns,
 	.set_state_shutdown = sim_pit_shutdown,
+	/* one input clock, rounded up; the 32-bit count, rounded down */
+	.min_delta_ns = (NSEC_PER_SEC + PIT_FREQ - 1) / PIT_FREQ,
+	.max_delta_ns = SIM_ONESHOT_MAX * NSEC_PER_SEC / PIT_FREQ,
 };
 
 /*
@@ -128,27 +157,36 @@ int dynhz_boot_quiet(const char *cmdline)
 
 static void sim_check_booted(void)
 {
-	if (tick_device() != &sim_pit || !sim.periodic)
+	if (tick_device() != &sim_pit || !sim.armed)
 		dz_panic("host: ticks delivered before dynhz_boot()");
 }
 
-/* One interrupt of channel 0: the counter moves on, then the handler runs. */
-static void sim_tick(void)
+/* The next interrupt of channel 0: the clock moves to it, then the handler runs. */
+static void sim_event(void)
 {
-	sim.cycles += sim.divisor;
+	sim.cycles = sim.next;
+	if (sim.periodic)
+		sim.next += sim.divisor;
+	else
+		sim.armed = false;
 	sim_pit.event_handler(&sim_pit);
 }
 
+/* Busy: every interrupt is one tick (the one-shot that resumes the tick too). */
 void dynhz_host_run_ticks(unsigned long n)
 {
 	sim_check_booted();
 	while (n--)
-		sim_tick();
+		sim_event();
 }
 
 void dynhz_host_advance_ticks(u64 n)
 {
 	sim_check_booted();
+	if (n && !sim.periodic) {
+		sim_event(); /* the tick resuming after idle */
+		n--;
+	}
 	while (n) {
 		u64 k = dz_tick_idle_max();
 
@@ -156,11 +194,39 @@ void dynhz_host_advance_ticks(u64 n)
 			k = n;
 		if (k) {
 			sim.cycles += k * sim.divisor;
+			sim.next += k * sim.divisor;
 			dz_tick_skip(k);
 			n -= k;
 		} else {
-			sim_tick();
+			sim_event();
 			n--;
 		}
 	}
+}
+
+/* ns of simulated time in input clocks, rounded down. */
+static u64 ns_to_cycles(u64 ns)
+{
+	return ns / NSEC_PER_SEC * PIT_FREQ + ns % NSEC_PER_SEC * PIT_FREQ / NSEC_PER_SEC;
+}
+
+void dynhz_host_idle(u64 ns)
+{
+	u64 end;
+
+	sim_check_booted();
+	end = sim.cycles + ns_to_cycles(ns);
+	for (;;) {
+		tick_nohz_idle_enter(); /* what the idle loop does before it halts */
+		if (!sim.armed || sim.next > end)
+			break;
+		sim_event();
+	}
+	sim.cycles = end;
+	tick_nohz_idle_exit();
+}
+
+u64 dynhz_host_cycles(void)
+{
+	return sim.cycles;
 }

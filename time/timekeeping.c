@@ -182,3 +182,8 @@ u64 dz_timekeeping_max_skip(void)
 {
 	return tk.cs ? tk.countdown : U64_MAX;
 }
+
+u64 dz_timekeeping_cycles(void)
+{
+	return tk.cs && tk.ready ? tk.cycles + cycles_pending() : 0;
+}

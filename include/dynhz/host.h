@@ -37,6 +37,19 @@ void dynhz_host_run_ticks(unsigned long n);
 void dynhz_host_advance_ticks(u64 n);
 
 /*
+ * Lets ns of simulated time pass with the CPU idle, as the kernel's idle
+ * loop does: with nohz=on (the default) the tick stops and the simulated
+ * device fires only for timers (jiffies catch up from the clock at each
+ * wakeup); with nohz=off the periodic tick goes on. Timers run on the way;
+ * at the end the CPU is busy again and the tick resumes at the next jiffy.
+ * Interrupts of the device are counted in dz_tick_stats().
+ */
+void dynhz_host_idle(u64 ns);
+
+/* Input clocks of the simulated PIT since dynhz_boot(): the true time. */
+u64 dynhz_host_cycles(void);
+
+/*
  * Host output goes to stdout unless silenced (tests silence it and read
  * the last line printed instead).
  */

@@ -14,8 +14,8 @@
  * command line (dz_hz_parse), asks dev for periodic ticks at that rate and
  * takes the exact period it reports, fixes HZ and every derived constant
  * (dz_hz_setup: jiffies = INITIAL_JIFFIES), starts the timer wheel and the
- * timekeeping epoch, makes the periodic tick dev's event_handler, and
- * prints the setup report. Returns dz_hz_parse()'s verdict: 0, -DZ_EINVAL
+ * timekeeping epoch, makes the periodic tick dev's event_handler, reads
+ * nohz=on|off (tickless idle, below) and prints the setup report. Returns dz_hz_parse()'s verdict: 0, -DZ_EINVAL
  * or -DZ_ERANGE (the boot goes on with the fallback either way). Panics if
  * the device cannot tick periodically: there is no kernel without a tick.
  * Pending timers of an earlier boot are forgotten (no longer pending).
@@ -40,5 +40,37 @@ u64 tick_count(void);
  */
 u64 dz_tick_idle_max(void);
 void dz_tick_skip(u64 n);
+
+/*
+ * Tickless idle (nohz=on, the default; nohz=off keeps the tick periodic).
+ *
+ * The idle loop calls tick_nohz_idle_enter() with interrupts off just before
+ * it halts, every time it halts: if no timer is due at the next tick, the
+ * periodic tick stops and the device is programmed one-shot for the jiffy of
+ * the next timer (or as far as the clocksource and the device can span).
+ * Any interrupt of the device then brings jiffies up to date in one step,
+ * from the clocksource, and runs the timers due. Before the idle loop runs a
+ * thread it calls tick_nohz_idle_exit() (interrupts off): jiffies catch up,
+ * and the periodic tick resumes at the next jiffy boundary.
+ *
+ * Jiffy n is the n-th period of the tick grid, anchored on the clocksource
+ * at the first periodic tick, so a jiffy counted after an idle stretch is
+ * the same one the periodic tick would have counted: none lost or doubled.
+ * Without a one-shot device or a clocksource the tick stays periodic.
+ */
+void tick_nohz_idle_enter(void);
+void tick_nohz_idle_exit(void);
+
+/* nohz=on and the device and clocksource allow it. */
+bool tick_nohz_active(void);
+
+/* Counters since dz_time_init(). */
+struct dz_tick_stats {
+	u64 interrupts;	  /* interrupts of the tick device: the CPU's timer wakeups */
+	u64 idle_entries; /* calls of tick_nohz_idle_enter(): halts */
+	u64 stops;	  /* times the periodic tick was stopped */
+	u64 idle_jiffies; /* jiffies accounted by catching up, not by a tick */
+};
+void dz_tick_stats(struct dz_tick_stats *st);
 
 #endif

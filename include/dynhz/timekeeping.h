@@ -36,6 +36,13 @@ void dz_timekeeping_skip(u64 n);
  */
 u64 dz_timekeeping_max_skip(void);
 
+/*
+ * Cycles of the clocksource counted since it became the source of time (or
+ * since the epoch), exactly, as a 64-bit total; 0 without a clocksource.
+ * Interrupts off. Tickless idle finds the jiffy grid on it.
+ */
+u64 dz_timekeeping_cycles(void);
+
 /* Makes cs (or NULL: ticks) the source of time, without a jump. */
 struct clocksource;
 void dz_timekeeping_set_clocksource(struct clocksource *cs);
