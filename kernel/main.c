@@ -7,8 +7,11 @@
  *
  * Parameters of the kernel itself (those of time are in the README):
  *	selftest		run the in-kernel tests and exit
+ *	usertest		run the user-space checks (init in ring 3), the self-test, exit
+ *	init			run the init program in ring 3 once before the demonstration
  *	noshell			power off after the demonstration
  *	timeslice=<n>		round-robin slice in USER_HZ ticks (default 10)
+ *	serial_poll=<n>		also poll the console's receiver every n USER_HZ ticks (default 0: off)
  *	clockevent=pit|lapic	the tick device (default pit)
  *	crash=ud|div|gp|panic	fail on purpose once booted (tests the reports)
  */
@@ -23,6 +26,7 @@
 #include <kernel/clock.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
+#include <kernel/user.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/printk.h>
 
@@ -86,6 +90,13 @@ static void init_thread(void *arg)
 	crash_on_request();
 	if (cmdline_has("selftest"))
 		machine_exit(selftest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	if (cmdline_has("usertest"))
+		machine_exit(usertest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	if (cmdline_has("init")) {
+		int status;
+
+		user_run("init", "", &status);
+	}
 	demo_run();
 	if (!cmdline_has("noshell"))
 		shell_run();
@@ -106,6 +117,8 @@ _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 	local_irq_enable();
 	clock_init(boot_cmdline);
 	sched_init(boot_cmdline);
+	serial_setup_poll(boot_cmdline);
+	user_init();
 	if (!kthread_run(init_thread, NULL, "init"))
 		dz_panic("cannot start the init thread");
 	cpu_idle();

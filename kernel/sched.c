@@ -9,6 +9,7 @@
  */
 #include <kernel/sched.h>
 #include <kernel/string.h>
+#include <kernel/user.h>
 #include <asm/switch.h>
 #include <asm/irq.h>
 #include <asm/cpu.h>
@@ -75,6 +76,7 @@ void schedule(void)
 		next->switches++;
 		nr_switches++;
 		current = next;
+		user_acct_switch(prev, next);
 		arch_switch_to(&prev->sp, next->sp);
 	}
 	dz_irq_restore(flags);

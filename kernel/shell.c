@@ -7,6 +7,7 @@
 #include <kernel/sched.h>
 #include <kernel/wait.h>
 #include <kernel/string.h>
+#include <kernel/user.h>
 #include <asm/serial.h>
 #include <asm/tsc.h>
 #include <asm/lapic.h>
@@ -154,6 +155,7 @@ static void cmd_stat(const char *arg)
 		  "counted from the TSC, USER_HZ=%u\n",
 		  (unsigned long long)sched_context_switches(), pic_spurious_count(),
 		  pit_lost_ticks(), (unsigned int)USER_HZ);
+	user_stat_print();
 }
 
 static void cmd_sleep(const char *arg)

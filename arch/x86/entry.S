@@ -9,6 +9,7 @@
  * the other stubs push a zero in its place so that every frame has one shape.
  */
 #include <asm/irq.h>
+#include <asm/desc.h>
 
 	.altmacro
 	.macro vector_stub v
@@ -31,13 +32,30 @@ isr_stubs:
 	.set vec, vec + 1
 	.endr
 
+/*
+ * From ring 3 the data segments are the user's (based at the user region),
+ * so they are saved and the kernel's loaded before any C code runs.
+ */
 isr_common:
+	push	%ds
+	push	%es
+	push	%fs
+	push	%gs
 	pushal
 	cld
+	mov	$KERNEL_DS, %ax
+	mov	%ax, %ds
+	mov	%ax, %es
+	mov	%ax, %fs
+	mov	%ax, %gs
 	mov	%esp, %eax
 	push	%eax
 	call	x86_interrupt
 	add	$4, %esp
 	popal
+	pop	%gs
+	pop	%fs
+	pop	%es
+	pop	%ds
 	add	$8, %esp		/* vector and error code */
 	iret

@@ -8,6 +8,7 @@
 
 #define STUB_SIZE	16	/* entry.S aligns each stub to 16 bytes */
 #define GATE_INTR32	0x8e	/* present, ring 0, 32-bit interrupt gate */
+#define GATE_TRAP32_USER 0xef	/* present, ring 3 may INT, 32-bit trap gate */
 
 struct idt_gate {
 	u16 offset_lo;
@@ -33,4 +34,9 @@ void idt_init(void)
 					    .offset_hi = (u16)(addr >> 16) };
 	}
 	__asm__ volatile("lidt %0" : : "m"(p) : "memory");
+}
+
+void idt_allow_user(unsigned int vector)
+{
+	idt[vector].type_attr = GATE_TRAP32_USER;
 }

@@ -16,6 +16,12 @@ static struct {
 
 static unsigned int depth;
 static void (*exit_hook)(void);
+static void (*syscall_fn)(struct irq_frame *f);
+
+void irq_set_syscall_handler(void (*fn)(struct irq_frame *f))
+{
+	syscall_fn = fn;
+}
 
 void vector_register(unsigned int vector, vector_handler_t fn, void *data)
 {
@@ -41,6 +47,11 @@ void x86_interrupt(struct irq_frame *f)
 {
 	if (f->vector < FIRST_EXTERNAL_VECTOR)
 		x86_exception(f);
+	/* A system call is the calling thread's own work: it may sleep. */
+	if (f->vector == SYSCALL_VECTOR && syscall_fn && frame_from_user(f)) {
+		syscall_fn(f);
+		return;
+	}
 	if (unlikely(!vectors[f->vector].fn))
 		dz_panic("unexpected interrupt on vector %u at eip 0x%x", (unsigned int)f->vector,
 			 (unsigned int)f->eip);

@@ -2,12 +2,18 @@
 /*
  * COM1, a 16550 UART: the kernel's console (dz_port_console_write) and the
  * shell's keyboard. Output polls the transmitter, so it works from any
- * context including exceptions; input arrives by interrupt (IRQ 4).
+ * context including exceptions; input arrives by interrupt (IRQ 4), and
+ * with serial_poll=<USER_HZ ticks> also by polling on a timer, for a UART
+ * whose interrupt line is not wired (or a host that drops it).
  */
 #include <asm/serial.h>
 #include <asm/pic.h>
 #include <asm/io.h>
 #include <dynhz/port.h>
+#include <dynhz/bootparam.h>
+#include <dynhz/jiffies.h>
+#include <dynhz/timer.h>
+#include <dynhz/printk.h>
 
 #define COM1	 0x3f8
 #define COM1_IRQ 4
@@ -32,8 +38,11 @@
 #define LSR_THRE     0x20 /* the transmitter can take a byte */
 #define UART_CLOCK   115200 /* the divisor's base rate */
 #define CONSOLE_BAUD 115200
+#define POLL_MAX     6000 /* USER_HZ ticks: one minute */
 
 static void (*rx_fn)(char c);
+static unsigned long poll_jiffies; /* 0: no polling */
+static struct timer_list poll_timer;
 
 void serial_init(void)
 {
@@ -93,9 +102,36 @@ static void serial_interrupt(void *data)
 	}
 }
 
+static void serial_poll(struct timer_list *t)
+{
+	serial_interrupt(NULL);
+	mod_timer(t, jiffies + poll_jiffies);
+}
+
 void serial_enable_rx(void (*fn)(char c))
 {
 	rx_fn = fn;
 	irq_register(COM1_IRQ, serial_interrupt, NULL);
 	outb(COM1 + UART_IER, IER_RX);
+	if (poll_jiffies) {
+		timer_setup(&poll_timer, serial_poll, 0);
+		mod_timer(&poll_timer, jiffies + poll_jiffies);
+	}
+}
+
+/* serial_poll=<USER_HZ ticks>, 0 (the default) for interrupts only: converted once, here. */
+void serial_setup_poll(const char *cmdline)
+{
+	static const char *const names[] = { "serial_poll", NULL };
+	unsigned long ticks = 0;
+	struct dz_param p;
+
+	if (!dz_cmdline_find(cmdline, names, &p))
+		return;
+	dz_param_uint(&p, 0, POLL_MAX, 0, &ticks);
+	if (!ticks)
+		return;
+	poll_jiffies = user_to_kernel_hz(UCLOCK(ticks));
+	dz_printk("serial: receive polled every %lu USER_HZ ticks = %lu jiffies = %u us\n", ticks,
+		  poll_jiffies, jiffies_to_usecs(poll_jiffies));
 }

@@ -38,6 +38,12 @@ static const char *const exception_names[32] = {
 
 static void (*describe_hook)(void);
 static int in_trap;
+static void (*user_fault_hook)(struct irq_frame *f, const char *name);
+
+void trap_set_user_fault_hook(void (*fn)(struct irq_frame *f, const char *name))
+{
+	user_fault_hook = fn;
+}
 
 void trap_set_describe_hook(void (*fn)(void))
 {
@@ -76,6 +82,9 @@ _Noreturn void x86_exception(struct irq_frame *f)
 	const char *name = v < 32 && exception_names[v] ? exception_names[v] : "reserved";
 	/* No privilege change: the interrupted ESP is just above the frame. */
 	u32 esp = (u32)(uintptr_t)&f->eflags + 4;
+
+	if (frame_from_user(f) && user_fault_hook)
+		user_fault_hook(f, name);
 
 	dz_printk("\nexception: vector %u (%s), error code 0x%x, at eip 0x%x\n", v, name,
 		  (unsigned int)f->error, (unsigned int)f->eip);

@@ -20,6 +20,12 @@ void shell_run(void);
 /* In-kernel tests; prints "selftest: N passed, M failed"; returns M. */
 int selftest_run(void);
 
+/*
+ * The user-space test: init's system-call checks from ring 3, faulting
+ * programs, then selftest_run(); returns the number of failures.
+ */
+int usertest_run(void);
+
 /* Shared by the demo, the shell and the self-tests: TSC nanoseconds now. */
 u64 tsc_now_ns(void);
 

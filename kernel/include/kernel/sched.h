@@ -25,6 +25,8 @@
 #include <dynhz/jiffies.h>
 #include <kernel/list.h>
 
+struct user_task;
+
 #define TASK_RUNNING	     0
 #define TASK_INTERRUPTIBLE   1
 #define TASK_UNINTERRUPTIBLE 2
@@ -50,6 +52,7 @@ struct thread {
 	u64 ticks;		/* ticks during which it was running */
 	u64 switches;		/* times it was switched in */
 	u64 preemptions;	/* times its slice ran out */
+	struct user_task *user;	/* the user program it runs, if any */
 };
 
 extern struct thread *current;

@@ -21,9 +21,17 @@
 /* What entry.S pushes, lowest address first. */
 struct irq_frame {
 	u32 edi, esi, ebp, esp_unused, ebx, edx, ecx, eax; /* PUSHAL */
+	u32 gs, fs, es, ds;	/* the interrupted segments (user ones from ring 3) */
 	u32 vector, error;	/* error is 0 for vectors without one */
-	u32 eip, cs, eflags;	/* pushed by the CPU (no privilege change) */
+	u32 eip, cs, eflags;	/* pushed by the CPU */
+	u32 user_esp, user_ss;	/* pushed by the CPU only when it came from ring 3 */
 };
+
+/* Did the interrupt or exception come from user mode (ring 3)? */
+static inline bool frame_from_user(const struct irq_frame *f)
+{
+	return (f->cs & 3) != 0;
+}
 
 typedef void (*vector_handler_t)(struct irq_frame *f, void *data);
 
@@ -49,6 +57,16 @@ void dz_irq_restore(unsigned long flags);
 void idt_init(void);
 void gdt_init(void);
 
+/* Lets ring 3 raise `vector` with INT (a DPL-3 trap gate: interrupts stay on). */
+void idt_allow_user(unsigned int vector);
+
+/*
+ * The system-call vector: x86_interrupt() hands it to the handler set here,
+ * in thread context (no interrupt nesting counted), so a system call may sleep.
+ */
+#define SYSCALL_VECTOR 0x80
+void irq_set_syscall_handler(void (*fn)(struct irq_frame *f));
+
 /* Fatal: prints the exception and the kernel's state, exits with failure. */
 _Noreturn void x86_exception(struct irq_frame *f);
 
@@ -58,6 +76,12 @@ _Noreturn void x86_exception(struct irq_frame *f);
  */
 void trap_set_describe_hook(void (*fn)(void));
 void trap_describe(void);
+
+/*
+ * An exception from ring 3 is the user program's fault, not the kernel's:
+ * the hook set here reports it and ends the program (it must not return).
+ */
+void trap_set_user_fault_hook(void (*fn)(struct irq_frame *f, const char *name));
 
 #endif /* __ASSEMBLY__ */
 

@@ -14,4 +14,10 @@ void serial_write(const char *s, size_t len);
  */
 void serial_enable_rx(void (*fn)(char c));
 
+/*
+ * serial_poll=<n> on the command line: also poll the receiver every n
+ * USER_HZ ticks once receiving is enabled. Needs HZ (after clock_init()).
+ */
+void serial_setup_poll(const char *cmdline);
+
 #endif

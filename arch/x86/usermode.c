@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+/* Entering ring 3: an IRET with a frame built by hand. */
+#include <asm/usermode.h>
+#include <asm/desc.h>
+#include <asm/cpu.h>
+
+#define EFLAGS_RESERVED (1U << 1) /* always reads as 1 */
+
+_Noreturn void arch_enter_user(u32 eip, u32 esp)
+{
+	u32 ds = USER_DS, flags = X86_EFLAGS_IF | EFLAGS_RESERVED;
+
+	/* IOPL stays 0: CLI, HLT and port I/O fault in ring 3. */
+	__asm__ volatile("cli\n\t"
+			 "mov %0, %%ds\n\t"
+			 "mov %0, %%es\n\t"
+			 "mov %0, %%fs\n\t"
+			 "mov %0, %%gs\n\t"
+			 "pushl %0\n\t"	 /* ss */
+			 "pushl %1\n\t"	 /* esp */
+			 "pushl %2\n\t"	 /* eflags */
+			 "pushl %3\n\t"	 /* cs */
+			 "pushl %4\n\t"	 /* eip */
+			 "iret"
+			 :
+			 : "r"(ds), "r"(esp), "r"(flags), "i"(USER_CS), "r"(eip)
+			 : "memory");
+	__builtin_unreachable();
+}
