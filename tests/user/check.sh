@@ -1,0 +1,183 @@
+#!/bin/bash
+# User space sees USER_HZ: QEMU boots of the reference kernel with `usertest`
+# (run by `make check`). The init program runs in ring 3, checks the time
+# system calls and prints "usertest: name=value" lines; faulting programs
+# must be killed; the self-test must pass afterwards. Then the values are
+# compared across HZ and printed as a table.
+#
+#	tests/user/check.sh
+#
+# Each boot passes only with exit status 33 (the exit device) AND the text
+# results, under timeout, with guest time from -icount as in tests/boot.
+cd "$(dirname "$0")/../.." || exit 1
+source scripts/lib.sh
+export LC_ALL=C
+
+read -ra icount <<<"${ICOUNT:--icount shift=2,sleep=off}"
+MAKE="make --no-print-directory"
+out=${USER_TEST_OUT:-build/user-tests}
+mkdir -p "$out"
+rm -f "$out"/*.log "$out"/*.res
+QEMU=${QEMU_SYS:-qemu-system-i386}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-120}
+JOBS=${JOBS:-$(nproc)}
+HZS=(10000 24 100 250 333 1000 1200) # the slowest guest first
+POLL=5                               # serial_poll=, in USER_HZ ticks
+FAULTS=4                             # faulting programs usertest runs
+
+declare -A elf
+for b in variable constant debug; do
+	case $b in
+	variable) v="" ;;
+	constant) v="CONFIG_HZ=250" ;;
+	debug) v="DEBUG=1" ;;
+	esac
+	# shellcheck disable=SC2086
+	if $MAKE $v kernel >"$out/build-$b.log" 2>&1; then
+		# shellcheck disable=SC2086
+		elf[$b]=$($MAKE $v print-kernel)
+	else
+		record fail "user: build kernel [$b]"
+		tail -20 "$out/build-$b.log" >&2
+	fi
+done
+
+# The cases: name, build, command line. nowrap: the self-test's jiffies-wrap
+# sleep is covered by tests/boot; here it would only cost time.
+cases=()
+for hz in "${HZS[@]}"; do
+	cases+=("hz$hz variable hz=$hz usertest nowrap serial_poll=$POLL")
+done
+cases+=("constant-hz250 constant usertest nowrap serial_poll=$POLL")
+cases+=("debug-hz1000 debug hz=1000 usertest nowrap serial_poll=$POLL")
+cases+=("bad-serial-poll variable hz=100 usertest nowrap serial_poll=abc")
+
+# The serial_poll= line: USER_HZ ticks to PIT jiffies, rounded up.
+poll_jiffies() { # poll_jiffies hz
+	local div=$(((1193182 + $1 / 2) / $1))
+	echo $(((POLL * 1193182 + 100 * div - 1) / (100 * div)))
+}
+
+run_case() { # run_case name build cmdline...
+	local name=$1 build=$2
+	shift 2
+	local cmdline="$*" log=$out/$1.log why=""
+	log=$out/$name.log
+	local kernel=${elf[$build]}
+	if [ -z "$kernel" ]; then
+		echo "fail no kernel ($build build failed)" >"$out/$name.res"
+		return
+	fi
+	timeout "$BOOT_TIMEOUT" "$QEMU" -kernel "$kernel" -append "$cmdline" \
+		"${icount[@]}" -rtc clock=vm -m 32 -display none -no-reboot \
+		-serial "file:$log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		</dev/null >"$log.qemu" 2>&1
+	local rc=$?
+	sed -i 's/\r$//' "$log"
+	[ "$rc" -eq 33 ] || why="exit status $rc, not 33"
+	local re
+	for re in '^usertest: done failures=0$' '^selftest: [0-9]+ passed, 0 failed$' \
+		"^usertest: init ok, 0 of $FAULTS faulting programs not killed, selftest ok$" \
+		'^cpu  [0-9]+ 0 [0-9]+ [0-9]+$'; do
+		grep -Eq -- "$re" "$log" || why="${why:+$why; }missing /$re/"
+	done
+	local killed
+	killed=$(grep -Ec '^user: pid [0-9]+ \(init\) killed: exception [0-9]+ \(.*\), error code 0x[0-9a-f]+, at eip 0x[0-9a-f]+' "$log")
+	[ "$killed" -eq "$FAULTS" ] || why="${why:+$why; }$killed kill messages, not $FAULTS"
+	if [ -z "$why" ]; then echo pass >"$out/$name.res"; else echo "fail $why" >"$out/$name.res"; fi
+}
+
+start=$SECONDS
+running=0
+for c in "${cases[@]}"; do
+	# shellcheck disable=SC2086
+	run_case $c &
+	running=$((running + 1))
+	if [ "$running" -ge "$JOBS" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+done
+wait
+
+for c in "${cases[@]}"; do
+	name=${c%% *}
+	res=$(cat "$out/$name.res" 2>/dev/null || echo "fail no result")
+	if [[ $res == pass* ]]; then
+		record pass "user: $name"
+		printf '%-50s ok\n' "user: $name"
+	else
+		record fail "user: $name"
+		printf '%-50s FAILED: %s\n' "user: $name" "${res#fail }"
+		echo "---- $out/$name.log" >&2
+		tail -15 "$out/$name.log" >&2
+	fi
+done
+
+# One value from a log: field key= of the first line matching pattern.
+val() { # val log pattern key
+	grep -E -- "$2" "$1" | head -1 | tr ' ' '\n' | sed -n "s/^$3=//p"
+}
+
+# Across HZ: the same init, the same answers.
+ok_tck=1 ok_busy=1 ok_sleep=1 ok_up=1 ok_err=1 ok_poll=1
+ref_err=""
+umin=999999 umax=-1
+declare -A smin smax
+printf '\n%-6s %7s %6s %6s %12s %12s %12s %9s %6s %11s\n' HZ CLK_TCK utime stime \
+	"sleep1 ns" "sleep10 ns" "sleep250 ns" "up diff" errno poll_jiffies
+for hz in "${HZS[@]}"; do
+	log=$out/hz$hz.log
+	tck=$(val "$log" '^usertest: pid=' clk_tck)
+	ut=$(val "$log" '^usertest: busy ' utime)
+	st=$(val "$log" '^usertest: busy ' stime)
+	up=$(val "$log" '^usertest: uptime ' diff)
+	pj=$(sed -n 's/^serial: receive polled every [0-9]* USER_HZ ticks = \([0-9]*\) jiffies.*/\1/p' "$log")
+	errs=$(grep -E '^usertest: errno ' "$log" | sed 's/ ret=[-0-9]*//')
+	nerr=$(grep -c 'want=' <<<"$errs")
+	bad_err=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["got"] != v["want"]) n++ } END { print n + 0 }' <<<"$errs")
+	[ "$tck" = 100 ] || ok_tck=0
+	if [[ $ut =~ ^[0-9]+$ ]] && [ "$ut" -ge 98 ] && [ "$ut" -le 102 ]; then
+		[ "$ut" -lt "$umin" ] && umin=$ut
+		[ "$ut" -gt "$umax" ] && umax=$ut
+	else
+		ok_busy=0
+	fi
+	[[ $up =~ ^-?[0-9]+$ ]] && [ "${up#-}" -le 1 ] || ok_up=0
+	[ "$nerr" -ge 15 ] && [ "$bad_err" -eq 0 ] || ok_err=0
+	[ -z "$ref_err" ] && ref_err=$errs
+	[ "$errs" = "$ref_err" ] || ok_err=0
+	[ "$pj" = "$(poll_jiffies "$hz")" ] || ok_poll=0
+	sl=()
+	for ms in 1 10 250; do
+		ns=$(val "$log" "^usertest: sleep ms=$ms " ns)
+		sl+=("${ns:-?}")
+		if ! [[ $ns =~ ^[0-9]+$ ]] || [ "$ns" -lt $((ms * 1000000)) ]; then
+			ok_sleep=0
+			continue
+		fi
+		over=$((ns - ms * 1000000))
+		[ -z "${smin[$ms]}" ] || [ "$over" -lt "${smin[$ms]}" ] && smin[$ms]=$over
+		[ -z "${smax[$ms]}" ] || [ "$over" -gt "${smax[$ms]}" ] && smax[$ms]=$over
+	done
+	printf '%-6s %7s %6s %6s %12s %12s %12s %9s %6s %11s\n' "$hz" "${tck:-?}" "${ut:-?}" \
+		"${st:-?}" "${sl[@]}" "${up:-?}" "$((nerr - bad_err))/$nerr" "${pj:-?}"
+done
+echo "spread: utime $umin..$umax ticks (apart by $((umax - umin)));" \
+	"sleep overshoot 1 ms ${smin[1]}..${smax[1]} ns, 10 ms ${smin[10]}..${smax[10]} ns," \
+	"250 ms ${smin[250]}..${smax[250]} ns (never early: $([ $ok_sleep = 1 ] && echo yes || echo NO))"
+
+rec() { # rec ok name
+	if [ "$1" = 1 ]; then record pass "user: $2"; else record fail "user: $2"; fi
+	printf '%-50s %s\n' "user: $2" "$([ "$1" = 1 ] && echo ok || echo FAILED)"
+}
+rec $ok_tck "sysconf(_SC_CLK_TCK)=100 at every HZ"
+rec $ok_busy "1 s busy loop: tms_utime 100+-2 at every HZ"
+rec $ok_sleep "nanosleep 1/10/250 ms never early at every HZ"
+rec $ok_up "uptime within 1 USER_HZ tick of clock_gettime"
+rec $ok_err "bad arguments: the same error codes at every HZ"
+rec $ok_poll "serial_poll=$POLL converted to jiffies at every HZ"
+bad_msg=0
+grep -Eq '^serial_poll=abc: not a number, using 0$' "$out/bad-serial-poll.log" && bad_msg=1
+rec $bad_msg "serial_poll=abc: one line, polling off"
+echo "user: took $((SECONDS - start)) s of wall time with $JOBS parallel boots"
