@@ -8,6 +8,7 @@
 #include <kernel/kernel.h>
 #include <kernel/sched.h>
 #include <kernel/wait.h>
+#include <kernel/clock.h>
 #include <dynhz/timer.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/printk.h>
@@ -169,5 +170,6 @@ void demo_run(void)
 	demo_msleep();
 	demo_timers();
 	demo_preemption();
+	clock_report_wakeups("demo");
 	dz_printk("demo: done\n");
 }

@@ -9,6 +9,7 @@
  *	selftest		run the in-kernel tests and exit
  *	usertest		run the user-space checks (init in ring 3), the self-test, exit
  *	init			run the init program in ring 3 once before the demonstration
+ *	idletest=<s>		idle s seconds with one 1 Hz timer, count the wakeups, exit
  *	noshell			power off after the demonstration
  *	timeslice=<n>		round-robin slice in USER_HZ ticks (default 10)
  *	serial_poll=<n>		also poll the console's receiver every n USER_HZ ticks (default 0: off)
@@ -97,6 +98,8 @@ static void init_thread(void *arg)
 
 		user_run("init", "", &status);
 	}
+	if (cmdline_has("idletest"))
+		machine_exit(idletest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	demo_run();
 	if (!cmdline_has("noshell"))
 		shell_run();

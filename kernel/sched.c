@@ -17,6 +17,7 @@
 #include <dynhz/bootparam.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
+#include <dynhz/tick.h>
 
 #define STACK_CANARY	     0x57ac4ca9U
 #define TIMESLICE_DEFAULT    10	  /* USER_HZ ticks: 100 ms */
@@ -72,6 +73,9 @@ void schedule(void)
 	next = pick_next();
 	need_resched = false;
 	if (next != prev) {
+		/* Leaving idle, from the idle loop or an interrupt: the tick is back. */
+		if (prev == idle)
+			tick_nohz_idle_exit();
 		next->slice = timeslice;
 		next->switches++;
 		nr_switches++;
@@ -181,7 +185,8 @@ _Noreturn void cpu_idle(void)
 			schedule();
 			continue;
 		}
-		safe_halt(); /* sti; hlt: no wake-up slips in between */
+		tick_nohz_idle_enter(); /* nohz=on: no tick until the next timer */
+		safe_halt();		/* sti; hlt: no wake-up slips in between */
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <kernel/kernel.h>
 #include <kernel/sched.h>
 #include <kernel/wait.h>
+#include <kernel/clock.h>
 #include <kernel/string.h>
 #include <kernel/user.h>
 #include <asm/serial.h>
@@ -156,6 +157,7 @@ static void cmd_stat(const char *arg)
 		  (unsigned long long)sched_context_switches(), pic_spurious_count(),
 		  pit_lost_ticks(), (unsigned int)USER_HZ);
 	user_stat_print();
+	clock_report_wakeups("stat");
 }
 
 static void cmd_sleep(const char *arg)

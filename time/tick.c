@@ -28,9 +28,14 @@ static u64 tick_last; /* jiffies_64 as the tick last left it */
 /*
  * Tickless idle. The grid: jiffy anchor_j + n begins anchor_cyc +
  * n * period cycles into the clocksource's total (rounded up to a whole
- * cycle). The anchor is the first periodic tick, so the grid is the
- * device's own, late by that tick's interrupt latency only: every later
- * periodic tick comes inside the jiffy the grid gives it.
+ * cycle). It must be the device's own grid, never ahead of it (a jiffy
+ * counted early would run timers early) and as little behind as can be (a
+ * jiffy counted late runs them late). A periodic tick counted at a time
+ * tells that its jiffy had begun by then: the first tick gives the anchor,
+ * and each idle entry while the tick is periodic moves it earlier if it
+ * shows that the jiffy began earlier. So a first tick that came late (its
+ * interrupt held off while the boot report was printed) does not make every
+ * later catch-up short by as many jiffies.
  */
 enum tick_mode {
 	TICK_ANCHOR,   /* periodic, the first tick will anchor the grid */
@@ -308,6 +313,19 @@ static void tick_restart_periodic(void)
 	ts.mode = TICK_PERIODIC;
 }
 
+/*
+ * Now, jiffies_64 jiffies have begun: the grid's origin is at most this
+ * far back. The earliest such bound is the best anchor.
+ */
+static void nohz_refine_anchor(void)
+{
+	u64 ago = dz_conv_wide(&ts.tick2cyc, jiffies_64 - ts.anchor_j);
+	u64 origin = dz_timekeeping_cycles() - ago;
+
+	if ((s64)(origin - ts.anchor_cyc) < 0)
+		ts.anchor_cyc = origin;
+}
+
 /* The device's interrupt when the tick is not plainly periodic. */
 static void tick_handle_nohz(void)
 {
@@ -358,11 +376,13 @@ void tick_nohz_idle_enter(void)
 	/* Woken by another interrupt: the time may have moved on. */
 	if (ts.mode != TICK_PERIODIC)
 		nohz_catch_up();
+	if (ts.mode == TICK_PERIODIC)
+		nohz_refine_anchor();
 	next = nohz_next_delta();
 	/* The next tick has work: stopping would save nothing. */
 	if (ts.mode == TICK_PERIODIC && next <= 1)
 		return;
-	if (ts.mode == TICK_PERIODIC)
+	if (ts.mode != TICK_STOPPED)
 		ts.stats.stops++;
 	ts.mode = TICK_STOPPED;
 	nohz_program(jiffies_64 + next);

@@ -101,6 +101,25 @@ static void advance_deadline(void)
 	}
 }
 
+/*
+ * Back to periodic after tickless idle: the same deadline grid, from its
+ * first deadline after now (in strides of 1024 ticks first: an idle
+ * stretch can be millions of ticks long).
+ */
+static void resume_deadlines(void)
+{
+	u64 now = rdtsc();
+
+	while (now > tick.deadline && now - tick.deadline > 1024 * (tick.step + 1)) {
+		tick.deadline += 1024 * tick.step;
+		tick.carry += 1024 * tick.frac;
+		tick.deadline += tick.carry / tick.den;
+		tick.carry %= tick.den;
+	}
+	while (tick.deadline <= now)
+		advance_deadline();
+}
+
 static void lapic_timer_interrupt(struct irq_frame *f, void *data)
 {
 	struct clock_event_device *dev = data;
@@ -139,6 +158,14 @@ static int lapic_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	/* TSC counts per tick: tsc_hz * num / den, the remainder carried. */
 	counts = tsc_hz() * period->num;
 	flags = dz_irq_save();
+	if (tick.den == period->den && tick.step == counts / period->den && tick.deadline) {
+		resume_deadlines();
+		tick.periodic = true;
+		apic_write(APIC_LVT_TIMER, LAPIC_TIMER_VECTOR);
+		program_deadline(tick.deadline);
+		dz_irq_restore(flags);
+		return 0;
+	}
 	tick.step = counts / period->den;
 	tick.frac = counts % period->den;
 	tick.den = period->den;

@@ -95,13 +95,13 @@ unsigned long pit_lost_ticks(void)
 	return track.lost;
 }
 
-static void track_start(unsigned int div)
+static void track_start(unsigned int div, u64 ref)
 {
 	u64 counts = tsc_hz() * div;
 
 	track.p = (counts + PIT_FREQ - 1) / PIT_FREQ;
 	track.p += track.p / 100000 + 1;
-	track.ref = x86_tick_start_tsc;
+	track.ref = ref;
 	track.periodic = tsc_hz() != 0;
 }
 
@@ -109,13 +109,20 @@ static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 			    struct dz_tick_period *period)
 {
 	unsigned int div;
+	u64 now;
 
 	if (hz < HZ_MIN || hz > HZ_MAX)
 		return -DZ_ERANGE;
 	div = dz_pit_divisor(hz);
 	pit_load(PIT_MODE_SQUARE, div);
-	x86_tick_start_tsc = rdtsc(); /* counting starts at the next input clock */
-	track_start(div);
+	now = rdtsc(); /* counting starts at the next input clock */
+	/*
+	 * Started again after tickless idle, at a jiffy boundary of the same
+	 * grid: the first start still tells where tick n is.
+	 */
+	if (!x86_tick_start_tsc)
+		x86_tick_start_tsc = now;
+	track_start(div, now);
 	irq_register(PIT_IRQ, pit_interrupt, dev);
 	*period = dz_pit_period(hz);
 	return 0;

@@ -15,9 +15,10 @@
  * takes the exact period it reports, fixes HZ and every derived constant
  * (dz_hz_setup: jiffies = INITIAL_JIFFIES), starts the timer wheel and the
  * timekeeping epoch, makes the periodic tick dev's event_handler, reads
- * nohz=on|off (tickless idle, below) and prints the setup report. Returns dz_hz_parse()'s verdict: 0, -DZ_EINVAL
- * or -DZ_ERANGE (the boot goes on with the fallback either way). Panics if
- * the device cannot tick periodically: there is no kernel without a tick.
+ * nohz=on|off (tickless idle, below) and prints the setup report. Returns
+ * dz_hz_parse()'s verdict: 0, -DZ_EINVAL or -DZ_ERANGE (the boot goes on
+ * with the fallback either way). Panics if the device cannot tick
+ * periodically: there is no kernel without a tick.
  * Pending timers of an earlier boot are forgotten (no longer pending).
  */
 int dz_time_init(const char *cmdline, struct clock_event_device *dev);

@@ -23,4 +23,14 @@ struct clock_tick_ref {
 };
 struct clock_tick_ref clock_first_tick(void);
 
+/* One line: timer interrupts and idle entries since boot, wakeups per second. */
+void clock_report_wakeups(const char *who);
+
+/*
+ * idletest=<seconds> (default 10): one 1 Hz timer while the CPU idles, then
+ * the timer interrupts and jiffies against the TSC; returns 0 if all is
+ * well (kernel/nohz.c).
+ */
+int idletest_run(void);
+
 #endif

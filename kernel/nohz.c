@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tickless idle, seen from the kernel: the wakeup figures of `stat` and of
+ * the boot report, and the idle check of tests/nohz (idletest=<seconds>):
+ * one 1 Hz timer and nothing else while the CPU idles, then the timer
+ * interrupts counted, and jiffies against the ticks the TSC says passed.
+ */
+#include <kernel/kernel.h>
+#include <kernel/clock.h>
+#include <kernel/sched.h>
+#include <asm/tick.h>
+#include <asm/tsc.h>
+#include <asm/cpu.h>
+#include <dynhz/bootparam.h>
+#include <dynhz/timer.h>
+#include <dynhz/tick.h>
+#include <dynhz/timekeeping.h>
+#include <dynhz/jiffies.h>
+#include <dynhz/hz.h>
+#include <dynhz/port.h>
+#include <dynhz/printk.h>
+
+#define IDLETEST_DEFAULT 10  /* seconds */
+#define IDLETEST_MAX	 3600
+
+/* Per second over ns, in thousandths. */
+static u64 per_sec_milli(u64 n, u64 ns)
+{
+	return ns ? n * 1000 * NSEC_PER_SEC / ns : 0;
+}
+
+void clock_report_wakeups(const char *who)
+{
+	struct dz_tick_stats st;
+	u64 ns = ktime_get_ns(), r;
+
+	dz_tick_stats(&st);
+	r = per_sec_milli(st.interrupts, ns);
+	dz_printk("%s: %llu timer interrupts and %llu idle entries in %llu.%03llu s: "
+		  "%llu.%03llu wakeups/s (HZ=%u, nohz=%s, tick stopped %llu times)\n",
+		  who, (unsigned long long)st.interrupts, (unsigned long long)st.idle_entries,
+		  (unsigned long long)(ns / NSEC_PER_SEC),
+		  (unsigned long long)(ns % NSEC_PER_SEC / NSEC_PER_MSEC),
+		  (unsigned long long)(r / 1000), (unsigned long long)(r % 1000), HZ,
+		  tick_nohz_active() ? "on" : "off", (unsigned long long)st.stops);
+}
+
+/* Whole tick periods between the device's start and a TSC value. */
+static u64 periods_at(u64 tsc)
+{
+	struct dz_tick_period p = dynhz_hz_state.period;
+	u64 ns = tsc_to_ns(tsc - x86_tick_start_tsc);
+
+	return ns * p.den / (p.num * NSEC_PER_SEC);
+}
+
+static struct timer_list beat;
+static unsigned int beats;
+
+static void beat_fn(struct timer_list *t)
+{
+	beats++;
+	mod_timer(t, t->expires + msecs_to_jiffies(1000));
+}
+
+static unsigned long idle_seconds(void)
+{
+	static const char *const names[] = { "idletest", NULL };
+	unsigned long s = IDLETEST_DEFAULT;
+	struct dz_param p;
+
+	if (dz_cmdline_find(boot_cmdline, names, &p) && p.val)
+		dz_param_uint(&p, 1, IDLETEST_MAX, IDLETEST_DEFAULT, &s);
+	return s;
+}
+
+int idletest_run(void)
+{
+	struct clock_tick_ref ref;
+	struct dz_tick_stats a, b;
+	unsigned long secs = idle_seconds(), flags;
+	u64 ticks, periods, ns, t0, r;
+	bool ok;
+
+	thread_doing("idletest");
+	timer_setup(&beat, beat_fn, 0);
+	schedule_timeout_uninterruptible(1); /* start just after a tick */
+	ref = clock_first_tick(); /* there was a tick now */
+	mod_timer(&beat, jiffies + msecs_to_jiffies(1000));
+	dz_tick_stats(&a);
+	t0 = rdtsc();
+	msleep((unsigned int)(secs * 1000));
+	flags = dz_irq_save();
+	dz_tick_stats(&b);
+	ns = tsc_to_ns(rdtsc() - t0);
+	ticks = tick_count() - ref.ticks;
+	periods = periods_at(rdtsc()) - periods_at(ref.tsc);
+	dz_irq_restore(flags);
+	del_timer(&beat);
+	r = per_sec_milli(b.interrupts - a.interrupts, ns);
+	dz_printk("idletest: hz=%u nohz=%s seconds=%lu timer_irqs=%llu idle_entries=%llu "
+		  "wakeups_per_s=%llu.%03llu beats=%u jiffies=%llu tsc_jiffies=%llu\n",
+		  HZ, tick_nohz_active() ? "on" : "off", secs,
+		  (unsigned long long)(b.interrupts - a.interrupts),
+		  (unsigned long long)(b.idle_entries - a.idle_entries),
+		  (unsigned long long)(r / 1000), (unsigned long long)(r % 1000), beats,
+		  (unsigned long long)ticks, (unsigned long long)periods);
+	clock_report_wakeups("idletest");
+	ok = ticks + 1 >= periods && ticks <= periods + 1 && beats + 1 >= secs;
+	dz_printk("idletest: %s\n", ok ? "ok" : "FAILED");
+	return !ok;
+}
