@@ -1,0 +1,13 @@
+# make bench, bench/nohz: wakeups per second, periodic against tickless, in
+# the simulation; one program linked with the variable core of the host's
+# own word size.
+
+NZB_OUT		:= build/bench/nohz
+NZB_BIN		:= $(NZB_OUT)/nohz-bench
+
+.PHONY: bench-nohz
+bench-nohz: $(NZB_BIN)
+
+$(NZB_BIN): bench/nohz/main.c $(VB)/libdynhz.a
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(ARCH) $(WARN) -O2 -g -Iinclude $^ -o $@
