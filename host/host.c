@@ -47,16 +47,6 @@ _Noreturn void dz_port_panic_exit(void)
 	abort();
 }
 
-unsigned long dz_irq_save(void)
-{
-	return 0;
-}
-
-void dz_irq_restore(unsigned long flags)
-{
-	(void)flags;
-}
-
 /*
  * The simulated PIT: time moves only when a test delivers ticks or idles.
  * Periodic, channel 0 interrupts every `divisor` input clocks; one-shot, it

@@ -19,7 +19,7 @@ QEMU_SYS  ?= qemu-system-i386
 KARCH	:= -m32 -march=i686 -mgeneral-regs-only
 KCFLAGS	:= -std=gnu11 -O2 -g $(KARCH) -ffreestanding -fno-pic -fno-stack-protector \
 	   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
-	   -fno-tree-loop-distribute-patterns $(WARN) \
+	   -fno-tree-loop-distribute-patterns $(WARN) -DDYNHZ_ARCH_X86 \
 	   $(if $(CONFIG_HZ),-DCONFIG_HZ=$(CONFIG_HZ)) $(if $(DEBUG),-DDYNHZ_DEBUG) \
 	   -Iinclude -Iarch/x86/include -Ikernel/include $(if $(CONFIG_HZ),-I$(KB)/gen)
 KASFLAGS := -m32 -Iinclude -Iarch/x86/include -D__ASSEMBLY__

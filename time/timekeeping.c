@@ -30,8 +30,9 @@ static struct {
 	u64 cycles;		  /* cycles folded in since then (clocksource) */
 	u64 last;		  /* the counter at the last fold */
 	unsigned long fold_every; /* ticks between folds, at most */
-	unsigned long countdown;  /* ticks to the next fold */
 } tk;
+
+unsigned long dz_timekeeping_countdown; /* ticks to the next fold */
 
 static u64 ticks_to_ns(u64 ticks)
 {
@@ -83,7 +84,7 @@ u64 ktime_get_ns(void)
 	return ns;
 }
 
-static void fold(void)
+void dz_timekeeping_fold(void)
 {
 	if (tk.cs) {
 		u64 now = tk.cs->read(tk.cs);
@@ -91,7 +92,7 @@ static void fold(void)
 		tk.cycles += (now - tk.last) & tk.cs->mask;
 		tk.last = now;
 	}
-	tk.countdown = tk.fold_every;
+	dz_timekeeping_countdown = tk.fold_every;
 }
 
 /*
@@ -121,7 +122,7 @@ static void plan_folds(void)
 			n = ULONG_MAX;
 	}
 	tk.fold_every = (unsigned long)n;
-	tk.countdown = (unsigned long)n;
+	dz_timekeeping_countdown = (unsigned long)n;
 }
 
 void dz_timekeeping_init(struct dz_tick_period period)
@@ -164,23 +165,17 @@ struct clocksource *dz_timekeeping_clocksource(void)
 	return tk.cs;
 }
 
-void dz_timekeeping_tick(void)
-{
-	if (unlikely(!--tk.countdown))
-		fold();
-}
-
 void dz_timekeeping_skip(u64 n)
 {
-	if (tk.cs && n > tk.countdown)
+	if (tk.cs && n > dz_timekeeping_countdown)
 		dz_panic("timekeeping: %llu ticks skipped, the counter may have wrapped after %lu",
-			 (unsigned long long)n, tk.countdown);
-	fold();
+			 (unsigned long long)n, dz_timekeeping_countdown);
+	dz_timekeeping_fold();
 }
 
 u64 dz_timekeeping_max_skip(void)
 {
-	return tk.cs ? tk.countdown : U64_MAX;
+	return tk.cs ? dz_timekeeping_countdown : U64_MAX;
 }
 
 u64 dz_timekeeping_cycles(void)

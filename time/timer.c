@@ -11,8 +11,12 @@
  *  - then the level-0 slot of T runs: every timer in it is due at T.
  * A slot of level n is reached exactly when its first jiffy comes (it is
  * at most 64 slots ahead of clk), so no timer ever runs early or late.
- * Bitmaps of occupied slots make an empty tick a test of one bit, and let
- * the next event be found with a few bit scans (idle skipping, tickless).
+ * Bitmaps of occupied slots let the next event be found with a few bit
+ * scans (idle skipping, tickless). base.next is a jiffy no later than the
+ * first one with work: filing a timer lowers it to the jiffy its slot is
+ * reached, a tick that had work computes it again, deleting a timer leaves
+ * it (at worst a tick then finds nothing to do). An empty tick is a single
+ * comparison with it.
  */
 #include <dynhz/timer.h>
 #include <dynhz/jiffies.h>
@@ -29,11 +33,11 @@
 #define PARK_DELTA   (TIMER_WHEEL_RANGE - 1)
 
 _Static_assert(LVL_SIZE == 64, "one u64 bitmap per level");
-_Static_assert(SLOTS <= (TIMER_ARRAYMASK >> TIMER_ARRAYSHIFT) + 1, "slot index fits in flags");
 _Static_assert(LEVELS * LVL_BITS < BITS_PER_LONG, "the wheel spans less than jiffies");
 
 struct timer_base {
 	unsigned long clk;		  /* the next jiffy to process */
+	unsigned long next;		  /* no work before it: clk <= next <= first event */
 	u64 map[LEVELS];		  /* bit s of map[n]: slot s of level n occupied */
 	struct dz_hlist_head slot[SLOTS]; /* level n, slot s at n * 64 + s */
 	struct dz_timer_stats stats;
@@ -72,39 +76,53 @@ static inline unsigned int delta_level(unsigned long delta)
 	return msb / LVL_BITS;
 }
 
-static void enqueue(struct timer_list *t)
+/*
+ * Files t in the wheel. Its slot (level n) is reached at the jiffy when
+ * rounded down to a multiple of 64^n: a delta of at least 64^n puts that
+ * jiffy at or after clk, and it is where the level turns to that slot.
+ */
+static inline void enqueue(struct timer_list *t)
 {
 	unsigned long when = t->expires, delta = when - base.clk;
-	unsigned int lvl, idx;
+	unsigned int lvl, sh, idx;
+	unsigned long reach;
 
-	if (delta > (unsigned long)LONG_MAX + 1) {
-		/*
-		 * Already due (time_after_eq(clk, expires)): the next jiffy
-		 * processed runs it. Exactly half the range ahead is not due
-		 * yet by time_after_eq(), so it waits like any far timer.
-		 */
-		when = base.clk;
-		delta = 0;
-	} else if (delta >= TIMER_WHEEL_RANGE) {
-		/* Beyond the wheel: wait in its farthest slot, re-filed from there. */
-		when = base.clk + PARK_DELTA;
-		delta = PARK_DELTA;
+	if (unlikely(delta >= TIMER_WHEEL_RANGE)) {
+		if (delta > (unsigned long)LONG_MAX + 1) {
+			/*
+			 * Already due (time_after_eq(clk, expires)): the next
+			 * jiffy processed runs it. Exactly half the range ahead
+			 * is not due yet by time_after_eq(), so it waits like
+			 * any far timer.
+			 */
+			when = base.clk;
+			delta = 0;
+		} else {
+			/* Beyond the wheel: wait in its farthest slot, re-filed from there. */
+			when = base.clk + PARK_DELTA;
+			delta = PARK_DELTA;
+		}
 	}
 	lvl = delta_level(delta);
-	idx = lvl * LVL_SIZE + (unsigned int)((when >> LVL_SHIFT(lvl)) & LVL_MASK);
+	sh = LVL_SHIFT(lvl);
+	idx = lvl * LVL_SIZE + (unsigned int)((when >> sh) & LVL_MASK);
 	dz_hlist_add_head(&t->entry, &base.slot[idx]);
 	base.map[lvl] |= slot_bit(idx % LVL_SIZE);
-	t->flags = (t->flags & ~TIMER_ARRAYMASK) | ((u32)idx << TIMER_ARRAYSHIFT);
+	t->idx = idx;
+	reach = (when >> sh) << sh;
+	if (time_before(reach, base.next))
+		base.next = reach;
 }
 
 /*
  * Unlinks a pending timer. One that is on the list of a slot being run is
- * not in the wheel slot its flags name any more: it cannot be that slot's
- * only node, so the slot's bit is left alone, as it should.
+ * not in the wheel slot its idx names any more: it cannot be that slot's
+ * only node, so the slot's bit is left alone, as it should. base.next
+ * stays: early is harmless.
  */
-static void dequeue(struct timer_list *t)
+static inline void dequeue(struct timer_list *t)
 {
-	unsigned int idx = t->flags >> TIMER_ARRAYSHIFT;
+	unsigned int idx = t->idx;
 
 	if (dz_hlist_is_singular_node(&t->entry, &base.slot[idx]))
 		base.map[idx / LVL_SIZE] &= ~slot_bit(idx % LVL_SIZE);
@@ -251,40 +269,58 @@ static unsigned long next_event_delta(void)
 	return best;
 }
 
-static void run_timers(void)
+/* base.next from the wheel as it is (a bound when nothing is pending). */
+static void update_next(void)
 {
-	unsigned long now = jiffies;
+	unsigned long delta = next_event_delta();
 
+	base.next = base.clk + (delta < TIMER_WHEEL_RANGE ? delta : TIMER_WHEEL_RANGE);
+}
+
+static inline void check_jiffies(unsigned long now)
+{
 #ifdef DYNHZ_DEBUG
 	unsigned long prev = base.clk - 1;
 
 	if (unlikely(time_before(now, prev)))
 		dz_panic("jiffies went back from %lu to %lu", prev, now);
+#else
+	(void)now;
 #endif
+}
+
+static void run_timers(void)
+{
+	unsigned long now = jiffies;
+
+	check_jiffies(now);
 	while (time_after_eq(now, base.clk)) {
-		unsigned long gap = now - base.clk;
+		unsigned long next = base.next;
 
-		/* Catching up after ticks that were not processed: leap idle ones. */
-		if (gap) {
-			unsigned long idle = next_event_delta();
-
-			base.clk += idle < gap ? idle : gap;
+		/* Nothing to do before next: leap there, or past now. */
+		if (time_before(base.clk, next)) {
+			if (time_after(next, now)) {
+				base.clk = now + 1;
+				break;
+			}
+			base.clk = next;
 		}
 		process_jiffy(base.clk);
+		update_next();
 	}
 }
 
 void dz_timer_tick(void)
 {
-	unsigned long clk = base.clk;
-	unsigned int s = (unsigned int)(clk & LVL_MASK);
+	unsigned long now = jiffies;
 
-	/* The common tick: on time, no cascade due, an empty slot. */
-	if (likely(jiffies == clk && s && !(base.map[0] & slot_bit(s)))) {
-		base.clk = clk + 1;
+	if (unlikely(time_after_eq(now, base.next))) {
+		run_timers();
 		return;
 	}
-	run_timers();
+	/* The common tick: nothing to do up to now. */
+	check_jiffies(now);
+	base.clk = now + 1;
 }
 
 void dz_run_timers(void)
@@ -313,6 +349,7 @@ void dz_timer_skip(u64 n)
 		dz_panic("skipping %llu jiffies over a timer event %lu ahead", (unsigned long long)n,
 			 idle);
 	base.clk += (unsigned long)n;
+	update_next();
 	dz_irq_restore(flags);
 }
 
@@ -382,5 +419,6 @@ void dz_timers_init(void)
 	base.stats.expired = 0;
 	base.stats.cascaded = 0;
 	base.clk = jiffies + 1;
+	update_next();
 	dz_irq_restore(flags);
 }

@@ -2,8 +2,8 @@
 /*
  * Interrupt dispatch: from the common entry stub to the handler that
  * claimed the vector, then the exit hook (where the scheduler preempts).
- * Also the interrupt-flag save/restore the core uses for its critical
- * sections: on one CPU, disabling interrupts is all the locking there is.
+ * The interrupt-flag save/restore the core uses for its critical sections
+ * is inline, in <asm/irqflags.h>.
  */
 #include <asm/irq.h>
 #include <asm/cpu.h>
@@ -60,18 +60,4 @@ void x86_interrupt(struct irq_frame *f)
 	depth--;
 	if (exit_hook)
 		exit_hook();
-}
-
-unsigned long dz_irq_save(void)
-{
-	unsigned long flags = read_eflags();
-
-	local_irq_disable();
-	return flags;
-}
-
-void dz_irq_restore(unsigned long flags)
-{
-	if (flags & X86_EFLAGS_IF)
-		local_irq_enable();
 }

@@ -79,7 +79,7 @@ FILENAME ~ /ir\.txt$/ {
 	} else if (f[1] == "C") {
 		if (w[1] == "cmp" && clockfn(f[4]) && !clockfn(f[3]))
 			clk[w[2], w[4]] += f[5] / w[5]
-		if (w[1] == "empty" && f[4] == "tick_handle_periodic")
+		if (w[1] == "empty" && (f[4] == "tick_handle" || f[4] == "tick_handle_periodic"))
 			ehand[w[2]] += f[6] / w[4]
 	}
 	next
@@ -357,8 +357,8 @@ END {
 	printf("    loops twice) and reads the clock; dynhz's ticks are function calls from the\n")
 	printf("    simulated PIT (a kernel adds interrupt entry and exit), %s of them, each cheap.\n",
 	       info["horizon_j"])
-	printf("  - dynhz's operations call dz_irq_save/dz_irq_restore (empty on the host; pushf, cli,\n")
-	printf("    popf in the kernel); the event loops take no lock (no threads set up).\n")
+	printf("  - dynhz's operations save and restore the interrupt flag inline (nothing on the host;\n")
+	printf("    pushf, cli, then sti if it was set, in the kernel); the event loops take no lock.\n")
 	printf("  - add in random order finds the objects where the other libraries' runs left the\n")
 	printf("    caches; re-arm and cancel come right after it. Every library is treated alike.\n")
 

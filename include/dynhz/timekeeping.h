@@ -24,8 +24,19 @@ u64 ktime_get_ns(void);
 /* Starts the epoch: tick 0, time 0, keeping any registered clocksource. */
 void dz_timekeeping_init(struct dz_tick_period period);
 
-/* Called once per tick (interrupts off): folds a narrow counter in time. */
-void dz_timekeeping_tick(void);
+/*
+ * Called once per tick (interrupts off): folds a narrow counter in time.
+ * Inline, as it is a decrement on most ticks: dz_timekeeping_countdown is
+ * timekeeping.c's count of ticks to the next fold, for this alone.
+ */
+extern unsigned long dz_timekeeping_countdown;
+void dz_timekeeping_fold(void);
+
+static inline void dz_timekeeping_tick(void)
+{
+	if (unlikely(!--dz_timekeeping_countdown))
+		dz_timekeeping_fold();
+}
 
 /* After n ticks were accounted at once: folds the counter. */
 void dz_timekeeping_skip(u64 n);

@@ -18,8 +18,9 @@
  * 64^n jiffies. When the clock reaches a slot of a higher level its timers
  * cascade down, so each timer is exact; a timer moves at most once per
  * level, so a tick costs O(1) amortized whatever the number pending, and a
- * tick with nothing to run or cascade (per-level bitmaps of occupied slots)
- * is a few instructions. The wheel holds TIMER_WHEEL_RANGE - 1 = 2^30 - 1
+ * tick before the next jiffy with work (lowered as timers are filed, found
+ * again from per-level bitmaps of occupied slots) is a few instructions.
+ * The wheel holds TIMER_WHEEL_RANGE - 1 = 2^30 - 1
  * jiffies: 654 days at HZ=19, 29.8 hours at HZ=10000. A later expiry is
  * parked in the farthest slot and re-filed when the wheel reaches it, so it
  * stays exact (2^30 - 2^24 jiffies pass between two re-filings).
@@ -27,8 +28,8 @@
  * jiffies is 32 bits in the i386 kernel: expiries are compared across the
  * wrap as time_after() does, so there the range ends 2^31 jiffies ahead.
  *
- * Timer operations disable interrupts themselves (dz_irq_save()); the
- * tick handler runs with interrupts off.
+ * Timer operations disable interrupts themselves (dz_irq_save(), inline);
+ * the tick handler runs with interrupts off.
  */
 #ifndef DYNHZ_TIMER_H
 #define DYNHZ_TIMER_H
@@ -41,6 +42,7 @@ struct timer_list {
 	unsigned long expires;
 	void (*function)(struct timer_list *);
 	u32 flags;
+	u32 idx; /* the wheel slot while pending (the core's) */
 };
 
 /* Flags of timer_setup(), accepted for Linux compatibility; no effect here. */
@@ -48,9 +50,6 @@ struct timer_list {
 #define TIMER_PINNED	 0x00100000
 #define TIMER_IRQSAFE	 0x00200000
 #define TIMER_INIT_FLAGS (TIMER_DEFERRABLE | TIMER_PINNED | TIMER_IRQSAFE)
-/* The upper bits hold the wheel slot of a pending timer (the core's). */
-#define TIMER_ARRAYSHIFT 22
-#define TIMER_ARRAYMASK	 0xFFC00000
 
 #define TIMER_WHEEL_LVL_BITS 6
 #define TIMER_WHEEL_LVL_SIZE (1U << TIMER_WHEEL_LVL_BITS)
@@ -65,6 +64,7 @@ static inline void dz_timer_init(struct timer_list *t, void (*fn)(struct timer_l
 	t->expires = 0;
 	t->function = fn;
 	t->flags = flags & TIMER_INIT_FLAGS;
+	t->idx = 0;
 }
 
 #define timer_setup(timer, callback, flags) dz_timer_init((timer), (callback), (flags))

@@ -50,9 +50,8 @@ unsigned int irq_depth(void);
  */
 void irq_set_exit_hook(void (*fn)(void));
 
-/* Saved flags around a critical section (the port hooks of the core). */
-unsigned long dz_irq_save(void);
-void dz_irq_restore(unsigned long flags);
+/* Saved flags around a critical section: dz_irq_save(), dz_irq_restore(). */
+#include <dynhz/port.h>
 
 void idt_init(void);
 void gdt_init(void);
