@@ -380,6 +380,9 @@ void tick_nohz_idle_enter(void)
 	ts.stats.idle_entries++;
 	if (!ts.nohz || ts.mode == TICK_ANCHOR)
 		return;
+	/* The grid is counted on one clocksource: after a switch, stay periodic. */
+	if (ts.mode == TICK_PERIODIC && dz_timekeeping_clocksource() != ts.cs)
+		return;
 	/* Woken by another interrupt: the time may have moved on. */
 	if (ts.mode != TICK_PERIODIC)
 		nohz_catch_up();

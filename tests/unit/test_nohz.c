@@ -395,6 +395,22 @@ static void test_ktime_after_idle(void **state)
 	}
 }
 
+/* Time from ticks alone (no clocksource): nothing to count idle time on. */
+static void test_no_clocksource(void **state)
+{
+	u64 irq0, t0;
+
+	(void)state;
+	boot(hz_list[0], true);
+	clocksource_unregister(clocksource_current());
+	dynhz_host_run_ticks(2);
+	irq0 = interrupts();
+	t0 = tick_count();
+	dynhz_host_idle(NSEC_PER_SEC);
+	assert_int_equal(tick_count(), clock_ticks());
+	assert_true(interrupts() - irq0 == tick_count() - t0);
+}
+
 /* nohz= on the command line. */
 static void test_param(void **state)
 {
@@ -430,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_one_hz_timer),
 		cmocka_unit_test(test_idle_nothing),
 		cmocka_unit_test(test_ktime_after_idle),
+		cmocka_unit_test(test_no_clocksource),
 		cmocka_unit_test(test_differential_idle),
 	};
 
