@@ -47,10 +47,14 @@ $(KB)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(KCC) $(KASFLAGS) -MMD -MP -c $< -o $@
 
-$(KB)/gen/dynhz/timeconst.h:
+# Regenerated on every constant kernel build, rewritten only when it changes:
+# never stale, and no needless rebuilds.
+$(KB)/gen/dynhz/timeconst.h: FORCE_KGEN
 	@$(MAKE) --no-print-directory M32=1 CONFIG_HZ= DEBUG= SAN= USER_HZ= timeconst-gen
 	@mkdir -p $(dir $@)
-	$(QEMU_USER) build/host-32/timeconst-gen $(CONFIG_HZ) > $@.tmp && mv $@.tmp $@
+	@$(QEMU_USER) build/host-32/timeconst-gen $(CONFIG_HZ) > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE_KGEN:
 
 -include $(K_OBJ:.o=.d)
 
