@@ -33,3 +33,36 @@ run_cmocka() {
 		tail -40 "$log" >&2
 	fi
 }
+
+# build_kernels TAG OUTDIR: builds the variable, constant (CONFIG_HZ=250)
+# and debug kernels, logs in OUTDIR/build-<kind>.log; fills the global map
+# elf[variable|constant|debug] with their paths (absent if a build failed).
+build_kernels() {
+	local tag=$1 out=$2 b v
+	declare -gA elf=()
+	for b in variable constant debug; do
+		case $b in
+		variable) v="" ;;
+		constant) v="CONFIG_HZ=250" ;;
+		debug) v="DEBUG=1" ;;
+		esac
+		# shellcheck disable=SC2086
+		if make --no-print-directory $v kernel >"$out/build-$b.log" 2>&1; then
+			# shellcheck disable=SC2086
+			elf[$b]=$(make --no-print-directory $v print-kernel)
+		else
+			record fail "$tag: build kernel [$b]"
+			tail -20 "$out/build-$b.log" >&2
+		fi
+	done
+}
+
+# throttle: call right after starting a background job; waits while
+# $JOBS jobs run. The caller sets running=0 before its loop.
+throttle() {
+	running=$((running + 1))
+	if [ "$running" -ge "${JOBS:-2}" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+}

@@ -33,22 +33,7 @@ BOOT_TIMEOUT=${BOOT_TIMEOUT:-240}
 JOBS=${JOBS:-$(nproc)}
 
 # The three kernels.
-declare -A elf
-for b in variable constant debug; do
-	case $b in
-	variable) v="" ;;
-	constant) v="CONFIG_HZ=250" ;;
-	debug) v="DEBUG=1" ;;
-	esac
-	# shellcheck disable=SC2086
-	if $MAKE $v kernel >"$out/build-$b.log" 2>&1; then
-		# shellcheck disable=SC2086
-		elf[$b]=$($MAKE $v print-kernel)
-	else
-		record fail "boot: build kernel [$b]"
-		tail -20 "$out/build-$b.log" >&2
-	fi
-done
+build_kernels boot "$out"
 if grep -q 'warning:' "$out"/build-*.log; then
 	record fail "boot: kernel builds without warnings"
 	grep -h 'warning:' "$out"/build-*.log | sort -u >&2
@@ -165,11 +150,7 @@ for c in "${cases[@]}"; do
 	[[ $name =~ $filter ]] || continue
 	[[ $name =~ $alone ]] && continue
 	run_case "$c" &
-	running=$((running + 1))
-	if [ "$running" -ge "$JOBS" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
+	throttle
 done
 wait
 for c in "${cases[@]}"; do

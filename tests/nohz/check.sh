@@ -28,18 +28,7 @@ rm -f "$out"/*.log "$out"/*.res
 QEMU=${QEMU_SYS:-qemu-system-i386}
 JOBS=${JOBS:-$(nproc)}
 
-declare -A elf
-for b in variable debug; do
-	v=$([ $b = debug ] && echo DEBUG=1)
-	# shellcheck disable=SC2086
-	if make --no-print-directory $v kernel >"$out/build-$b.log" 2>&1; then
-		# shellcheck disable=SC2086
-		elf[$b]=$(make --no-print-directory $v print-kernel)
-	else
-		record fail "nohz: build kernel [$b]"
-		tail -20 "$out/build-$b.log" >&2
-	fi
-done
+build_kernels nohz "$out"
 
 # name|cmdline|kind|max_irqs[|build] (kind on: at most max_irqs; off: 1 % of the rate)
 # The slowest first, so that it does not run alone at the end.
@@ -111,11 +100,7 @@ for c in "${cases[@]}"; do
 	IFS='|' read -r name cmdline kind max build <<<"$c"
 	[[ $name =~ $filter ]] || continue
 	run_case "$name" "$cmdline" "$kind" "$max" "$build" &
-	running=$((running + 1))
-	if [ "$running" -ge "$JOBS" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
+	throttle
 done
 wait
 for c in "${cases[@]}"; do

@@ -25,22 +25,7 @@ HZS=(10000 24 100 250 333 1000 1200) # the slowest guest first
 POLL=5                               # serial_poll=, in USER_HZ ticks
 FAULTS=4                             # faulting programs usertest runs
 
-declare -A elf
-for b in variable constant debug; do
-	case $b in
-	variable) v="" ;;
-	constant) v="CONFIG_HZ=250" ;;
-	debug) v="DEBUG=1" ;;
-	esac
-	# shellcheck disable=SC2086
-	if $MAKE $v kernel >"$out/build-$b.log" 2>&1; then
-		# shellcheck disable=SC2086
-		elf[$b]=$($MAKE $v print-kernel)
-	else
-		record fail "user: build kernel [$b]"
-		tail -20 "$out/build-$b.log" >&2
-	fi
-done
+build_kernels user "$out"
 
 # The cases: name, build, command line. nowrap: the self-test's jiffies-wrap
 # sleep is covered by tests/boot; here it would only cost time.
@@ -92,11 +77,7 @@ running=0
 for c in "${cases[@]}"; do
 	# shellcheck disable=SC2086
 	run_case $c &
-	running=$((running + 1))
-	if [ "$running" -ge "$JOBS" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
+	throttle
 done
 wait
 
