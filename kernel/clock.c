@@ -22,6 +22,14 @@ static bool param_value_is(const struct dz_param *p, const char *v)
 	return p->val && p->val_len == strlen(v) && !memcmp(p->val, v, p->val_len);
 }
 
+/* The PIT ticks; while idle, the local APIC timer (if any) is its one-shot. */
+static struct clock_event_device *pit_with_lapic_idle(void)
+{
+	if (lapic_init())
+		pit_idle_use_lapic();
+	return &pit_clockevent;
+}
+
 /* clockevent=pit|lapic; anything else is reported and the PIT is used. */
 static struct clock_event_device *choose_clockevent(const char *cmdline)
 {
@@ -29,7 +37,7 @@ static struct clock_event_device *choose_clockevent(const char *cmdline)
 	struct dz_param p;
 
 	if (!dz_cmdline_find(cmdline, names, &p) || param_value_is(&p, "pit"))
-		return &pit_clockevent;
+		return pit_with_lapic_idle();
 	if (param_value_is(&p, "lapic")) {
 		if (lapic_init())
 			return &lapic_clockevent;
@@ -38,7 +46,7 @@ static struct clock_event_device *choose_clockevent(const char *cmdline)
 	}
 	dz_printk("clockevent=%.*s: not a clock-event device (pit, lapic), using pit\n",
 		  (int)p.val_len, p.val ? p.val : "");
-	return &pit_clockevent;
+	return pit_with_lapic_idle();
 }
 
 static void (*core_tick)(struct clock_event_device *dev);

@@ -234,6 +234,11 @@ static void calibrate(void)
 		  (unsigned long long)(khz / 1000), (unsigned long long)(khz % 1000));
 }
 
+void lapic_timer_route(struct clock_event_device *dev)
+{
+	vector_register(LAPIC_TIMER_VECTOR, lapic_timer_interrupt, dev);
+}
+
 bool lapic_init(void)
 {
 	u32 a, b, c, d;

@@ -13,6 +13,11 @@
  * (one tick lost at HZ=19 about a second after boot, found by the
  * self-test). Mode 3's output is low for half the period, and the interrupt
  * comes on its rising edge, once per period, for odd divisors too.
+ *
+ * One-shot (tickless idle): mode 0 counts 16 bits, 54.9 ms at most. Where
+ * a local APIC is there (pit_idle_use_lapic()), the PIT stops instead while
+ * idle and the LAPIC timer, one-shot up to seconds, raises the PIT's event;
+ * mode 0 stays for machines without one.
  */
 #include <asm/i8254.h>
 #include <asm/pic.h>
@@ -20,6 +25,7 @@
 #include <asm/cpu.h>
 #include <asm/tick.h>
 #include <asm/tsc.h>
+#include <asm/lapic.h>
 #include <dynhz/pit.h>
 #include <dynhz/errno.h>
 #include <dynhz/time64.h>
@@ -62,6 +68,7 @@ static void pit_stop(void)
  */
 static struct {
 	bool periodic;
+	bool fresh;	/* started with the LAPIC timer for idle, no interrupt since */
 	u64 ref;	/* TSC at (or just after) the last counted edge */
 	u64 p;		/* TSC counts per period, rounded up with margin */
 	unsigned long lost;
@@ -79,10 +86,33 @@ static unsigned long periods_since_ref(u64 now)
 	return k;
 }
 
+/*
+ * The PIT stopped for idle may leave its output low, and the mode 3 control
+ * word that restarts it sets it high: that edge, or one latched while IRQ
+ * 0 was masked, is an interrupt as soon as the PIT runs again. The first
+ * real edge comes a whole period after the restart (track.ref, read before
+ * the load; track.p is above the period by far less than 1/32 of it).
+ */
+static bool restart_edge(u64 now)
+{
+	bool early = now - track.ref < track.p - track.p / 32;
+
+	track.fresh = false;
+	return early;
+}
+
 static void pit_interrupt(void *data)
 {
 	struct clock_event_device *dev = data;
-	unsigned long k = track.periodic ? periods_since_ref(rdtsc()) : 1;
+	unsigned long k = 1;
+
+	if (track.periodic) {
+		u64 now = rdtsc();
+
+		if (unlikely(track.fresh) && restart_edge(now))
+			return;
+		k = periods_since_ref(now);
+	}
 
 	track.lost += k - 1;
 	while (k--)
@@ -103,6 +133,45 @@ static void track_start(unsigned int div, u64 ref)
 	track.p += track.p / 100000 + 1;
 	track.ref = ref;
 	track.periodic = tsc_hz() != 0;
+	track.fresh = false;
+}
+
+/* The LAPIC timer as the one-shot device while idle. */
+static struct {
+	bool on;
+	bool armed; /* a one-shot event is due */
+	struct clock_event_device proxy; /* receives the LAPIC timer's interrupt */
+} idle;
+
+/* Only an event that is still due is the PIT's: a stale one is dropped. */
+static void pit_idle_event(struct clock_event_device *proxy)
+{
+	struct clock_event_device *dev = &pit_clockevent;
+
+	(void)proxy;
+	if (!idle.armed)
+		return;
+	idle.armed = false;
+	if (likely(dev->event_handler))
+		dev->event_handler(dev);
+}
+
+static void idle_disarm(void)
+{
+	if (!idle.on)
+		return;
+	idle.armed = false;
+	lapic_clockevent.set_state_shutdown(&lapic_clockevent);
+}
+
+void pit_idle_use_lapic(void)
+{
+	idle.proxy.name = "pit-idle";
+	idle.proxy.event_handler = pit_idle_event;
+	lapic_timer_route(&idle.proxy);
+	pit_clockevent.min_delta_ns = lapic_clockevent.min_delta_ns;
+	pit_clockevent.max_delta_ns = lapic_clockevent.max_delta_ns;
+	idle.on = true;
 }
 
 static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
@@ -114,8 +183,14 @@ static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	if (hz < HZ_MIN || hz > HZ_MAX)
 		return -DZ_ERANGE;
 	div = dz_pit_divisor(hz);
+	idle_disarm();
+	/*
+	 * Read before the load: tick n then comes no earlier than n periods
+	 * after it (counting starts at the next input clock), which a one-shot
+	 * device as exact as the LAPIC timer, ending idle, can tell apart.
+	 */
+	now = rdtsc();
 	pit_load(PIT_MODE_SQUARE, div);
-	now = rdtsc(); /* counting starts at the next input clock */
 	/*
 	 * Started again after tickless idle, at a jiffy boundary of the same
 	 * grid: the first start still tells where tick n is.
@@ -123,6 +198,7 @@ static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	if (!x86_tick_start_tsc)
 		x86_tick_start_tsc = now;
 	track_start(div, now);
+	track.fresh = idle.on;
 	irq_register(PIT_IRQ, pit_interrupt, dev);
 	*period = dz_pit_period(hz);
 	return 0;
@@ -132,6 +208,17 @@ static int pit_set_next_event_ns(struct clock_event_device *dev, u64 delta_ns)
 {
 	u64 count;
 
+	if (idle.on) {
+		/*
+		 * Stopped and masked: the stopped counter may still raise its
+		 * output once (QEMU does), and that edge, latched by the PIC,
+		 * comes as the restart's (restart_edge()), not as a wakeup.
+		 */
+		track.periodic = false;
+		pit_stop();
+		idle.armed = true;
+		return lapic_clockevent.set_next_event_ns(&lapic_clockevent, delta_ns);
+	}
 	if (delta_ns > dev->max_delta_ns)
 		delta_ns = dev->max_delta_ns;
 	/* Rounded up: an event is never early. */
@@ -149,6 +236,7 @@ static int pit_set_next_event_ns(struct clock_event_device *dev, u64 delta_ns)
 static int pit_shutdown(struct clock_event_device *dev)
 {
 	(void)dev;
+	idle_disarm();
 	track.periodic = false;
 	pit_stop();
 	return 0;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The 8254 PIT driver: channel 0 as a clock-event device (periodic in
- * mode 3, one-shot in mode 0), and a measuring window for calibrating the
- * other clocks against its crystal. The arithmetic is in <dynhz/pit.h>.
+ * mode 3, one-shot on the local APIC timer or in mode 0), and a measuring
+ * window for calibrating the other clocks against its crystal. The
+ * arithmetic is in <dynhz/pit.h>.
  */
 #ifndef ASM_I8254_H
 #define ASM_I8254_H
@@ -10,6 +11,13 @@
 #include <dynhz/clockevent.h>
 
 extern struct clock_event_device pit_clockevent;
+
+/*
+ * Tickless idle on the local APIC timer (lapic_init() done), not mode 0:
+ * while idle the PIT stops and the LAPIC timer raises its one-shot event.
+ * Called before the PIT becomes the tick device.
+ */
+void pit_idle_use_lapic(void);
 
 /* Ticks whose interrupt was merged into the next one, and counted from the TSC. */
 unsigned long pit_lost_ticks(void);

@@ -19,4 +19,11 @@ bool lapic_init(void);
 /* The calibrated timer rate in Hz (divide-by-1). */
 u64 lapic_timer_hz(void);
 
+/*
+ * Delivers the timer's interrupts to dev->event_handler instead of
+ * lapic_clockevent's: the timer then serves another device (the PIT's
+ * tickless idle) through lapic_clockevent's one-shot and shutdown calls.
+ */
+void lapic_timer_route(struct clock_event_device *dev);
+
 #endif
