@@ -49,7 +49,7 @@ GEN_HDR	 := $(if $(CONFIG_HZ),$(B)/gen/dynhz/timeconst.h)
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
-TEST_SUPPORT := $(B)/tests/ref.o
+TEST_SUPPORT := $(B)/tests/ref.o $(B)/tests/panic.o
 
 .PHONY: all lib unit-bins print-builddir print-runner run-host test check check-long bench run clean timeconst-gen fuzz format
 
@@ -90,6 +90,8 @@ FORCE_GEN:
 # Unit tests (cmocka).
 $(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(B)/libdynhz.a
 	$(CC) $(CFLAGS) -Itests/unit $< $(TEST_SUPPORT) $(B)/libdynhz.a -lcmocka $(LDFLAGS) -o $@
+$(B)/tests/panic.o: tests/unit/panic.c tests/unit/panic.h | $(B)/.dirs
+	$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
 $(B)/tests/ref.o: tests/unit/ref.c tests/unit/ref.h | $(B)/.dirs
 	$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
 

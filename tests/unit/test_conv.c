@@ -18,6 +18,7 @@
 #include <dynhz/dynhz.h>
 #include <dynhz/pit.h>
 
+#include "panic.h"
 #include "ref.h"
 
 struct conv_case {
@@ -427,30 +428,6 @@ static void test_initial_jiffies_wrap(void **state)
 }
 
 #ifdef DYNHZ_DEBUG
-/* Runs fn in a child; returns what it printed, and whether it aborted. */
-static bool child_aborts(void (*fn)(void), char *out, size_t size)
-{
-	int fds[2], status;
-	pid_t pid;
-	ssize_t n;
-
-	assert_int_equal(pipe(fds), 0);
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		dynhz_host_set_quiet(false);
-		fn();
-		_exit(0);
-	}
-	close(fds[1]);
-	n = read(fds[0], out, size - 1);
-	out[n > 0 ? n : 0] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
-}
 
 static void read_hz_early(void)
 {
@@ -460,10 +437,10 @@ static void read_hz_early(void)
 
 static void test_debug_hz_before_setup_traps(void **state)
 {
-	char out[512];
+	const char *out;
 
 	(void)state;
-	assert_true(child_aborts(read_hz_early, out, sizeof(out)));
+	out = panic_output(read_hz_early);
 	assert_non_null(strstr(out, "HZ read before hz setup"));
 	assert_non_null(strstr(out, "test_conv.c:")); /* the file and line of the read */
 }
@@ -476,11 +453,8 @@ static void convert_early(void)
 
 static void test_debug_conversion_before_setup_traps(void **state)
 {
-	char out[512];
-
 	(void)state;
-	assert_true(child_aborts(convert_early, out, sizeof(out)));
-	assert_non_null(strstr(out, "ms_to_j(10) before hz setup"));
+	expect_panic(convert_early, "ms_to_j(10) before hz setup");
 }
 
 static void corrupt_and_convert(void)
@@ -493,11 +467,8 @@ static void corrupt_and_convert(void)
 
 static void test_debug_wrong_constant_traps(void **state)
 {
-	char out[512];
-
 	(void)state;
-	assert_true(child_aborts(corrupt_and_convert, out, sizeof(out)));
-	assert_non_null(strstr(out, "ms_to_j(123456789) = "));
+	expect_panic(corrupt_and_convert, "ms_to_j(123456789) = ");
 }
 #endif
 

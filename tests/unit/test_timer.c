@@ -28,6 +28,7 @@
 
 #include <dynhz/dynhz.h>
 
+#include "panic.h"
 #include "ref.h"
 
 #ifdef CONFIG_HZ
@@ -776,36 +777,6 @@ static void test_cascade_bound(void **state)
 /* ---- the debug build's traps ---- */
 
 #ifdef DYNHZ_DEBUG
-/* Runs fn in a child; it must die of a panic whose text contains want. */
-static void expect_panic(void (*fn)(void), const char *want)
-{
-	int fds[2], status;
-	char buf[4096];
-	ssize_t n, len = 0;
-	pid_t pid;
-
-	assert_int_equal(pipe(fds), 0);
-	fflush(stdout);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		struct rlimit no_core = { 0, 0 };
-
-		setrlimit(RLIMIT_CORE, &no_core);
-		dup2(fds[1], 1);
-		close(fds[0]);
-		fn();
-		_exit(0);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
-		len += n;
-	buf[len] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	if (!WIFSIGNALED(status) || !strstr(buf, "panic:") || !strstr(buf, want))
-		fail_msg("expected a panic with \"%s\", got status %#x and \"%s\"", want, status, buf);
-}
 
 static struct timer_list victim;
 
