@@ -29,6 +29,7 @@
 #include <dynhz/hz.h>
 #include <dynhz/jiffies.h>
 
+#include "../rng.h"
 #include "conv_bench.h"
 
 #define BENCH_HZ    250
@@ -89,29 +90,11 @@ static const void *const inputs[CONV_COUNT] = {
 static volatile u64 sink;
 static u64 out[N_IN];
 
-static u64 rng_state = SEED;
-
-/* splitmix64 */
-static u64 rng_next(void)
-{
-	u64 z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in 0..max (max < 2^64 - 1). */
-static u64 rng_upto(u64 max)
-{
-	return (u64)(((unsigned __int128)rng_next() * (max + 1)) >> 64);
-}
-
 static void fill_inputs(void)
 {
 	const u64 days3_j = 3ULL * 86400 * BENCH_HZ, days3_clk = 3ULL * 86400 * USER_HZ;
 
-	rng_state = SEED;
+	rng_seed(SEED);
 	for (int i = 0; i < N_IN; i++) {
 		in_ms[i] = (unsigned int)rng_upto(1000000);
 		in_us[i] = (unsigned int)rng_upto(1000000000);

@@ -43,6 +43,7 @@
 #include <dynhz/dynhz.h>
 #include <dynhz/pit.h>
 
+#include "../rng.h"
 #include "timers_bench.h"
 
 #define SEED	   0x74696d657273ULL
@@ -113,30 +114,6 @@ static void pin(void)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* splitmix64: a fixed seed gives every library the same workload. */
-static u64 rng_state;
-
-static void rng_seed(u64 s)
-{
-	rng_state = s;
-}
-
-static u64 rng_next(void)
-{
-	u64 z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in 0..max. */
-static u64 rng_upto(u64 max)
-{
-	if (max == U64_MAX)
-		return rng_next();
-	return (u64)(((unsigned __int128)rng_next() * (max + 1)) >> 64);
-}
 
 /*
  * Under callgrind (--instr-atstart=no): one dump per measured part, with
