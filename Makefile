@@ -90,9 +90,9 @@ FORCE_GEN:
 # Unit tests (cmocka).
 $(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(B)/libdynhz.a
 	$(CC) $(CFLAGS) -Itests/unit $< $(TEST_SUPPORT) $(B)/libdynhz.a -lcmocka $(LDFLAGS) -o $@
-$(B)/tests/panic.o: tests/unit/panic.c tests/unit/panic.h | $(B)/.dirs
+$(B)/tests/panic.o: tests/unit/panic.c tests/unit/panic.h $(GEN_HDR) | $(B)/.dirs
 	$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
-$(B)/tests/ref.o: tests/unit/ref.c tests/unit/ref.h | $(B)/.dirs
+$(B)/tests/ref.o: tests/unit/ref.c tests/unit/ref.h $(GEN_HDR) | $(B)/.dirs
 	$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
 
 unit-bins: $(UNIT_BIN)
