@@ -28,18 +28,29 @@ VARIANT := host$(if $(M32),-32)$(if $(USER_HZ),-uhz$(USER_HZ))
 B	:= build/$(VARIANT)$(if $(CONFIG_HZ),-hz$(CONFIG_HZ))$(if $(DEBUG),-debug)$(if $(SAN),-san)
 VB	:= build/$(VARIANT)
 
-WARN	:= -Wall -Wextra -Werror=implicit-function-declaration -Wshadow -Wstrict-prototypes \
-	   -Wmissing-prototypes -Wno-unused-function
+# The flags every C file of the project is built with (host, kernel,
+# benchmarks, long checks): the language, the warnings, the default
+# optimisation. The user's CFLAGS come last on every compile line, so
+# `make CFLAGS='-O1 -g'` replaces the default optimisation and
+# `make CFLAGS+=-Wshadow` adds to it; neither loses what the build needs.
+DZ_STD	:= -std=gnu11
+DZ_WARN	:= -Wall -Wextra -Werror=implicit-function-declaration -Wshadow -Wstrict-prototypes \
+	   -Wmissing-prototypes
+DZ_OPT	:= -O2 -g
+CFLAGS	?=
+# Compatibility name for the rules in mk/: the warnings alone.
+WARN	:= $(DZ_WARN)
+
 ARCH	:= $(if $(M32),-m32)
 comma	:= ,
 SANF	:= $(if $(SAN),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 DEFS	:= $(if $(CONFIG_HZ),-DCONFIG_HZ=$(CONFIG_HZ)) $(if $(DEBUG),-DDYNHZ_DEBUG) \
 	   $(if $(USER_HZ),-DUSER_HZ=$(USER_HZ))
 INC	:= -Iinclude $(if $(CONFIG_HZ),-I$(B)/gen)
-CFLAGS	?= -O2 -g
-CFLAGS	+= -std=gnu11 $(ARCH) $(WARN) $(SANF) $(DEFS) $(INC)
+# Host programs: the project's flags, then the user's.
+HOST_CFLAGS := $(DZ_STD) $(ARCH) $(DZ_WARN) $(SANF) $(DEFS) $(INC) $(DZ_OPT) $(CFLAGS)
 # The core and lib are freestanding: no libc headers, no builtins assumed.
-CORE_CFLAGS := $(CFLAGS) -ffreestanding
+CORE_CFLAGS := $(DZ_STD) $(ARCH) $(DZ_WARN) $(SANF) $(DEFS) $(INC) -ffreestanding $(DZ_OPT) $(CFLAGS)
 LDFLAGS += $(ARCH) $(SANF)
 
 CORE_SRC := $(wildcard time/*.c) $(wildcard lib/*.c)
@@ -59,10 +70,11 @@ lib: $(B)/libdynhz.a
 $(B)/libdynhz.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-$(B)/time/%.o $(B)/lib/%.o: CFLAGS := $(CORE_CFLAGS)
+$(B)/time/%.o $(B)/lib/%.o: OBJ_CFLAGS = $(CORE_CFLAGS)
+OBJ_CFLAGS = $(HOST_CFLAGS)
 $(B)/%.o: %.c $(GEN_HDR) | $(B)/.dirs
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/.dirs:
 	@mkdir -p $(B)/time $(B)/lib $(B)/host $(B)/tests $(B)/tools && touch $@
@@ -71,29 +83,36 @@ $(B)/.dirs:
 # of the same word size and USER_HZ (as Linux computes timeconst.h with bc).
 timeconst-gen: $(VB)/timeconst-gen
 $(VB)/timeconst-gen: host/timeconst_gen.c $(VB)/libdynhz.a
-	$(CC) $(CFLAGS) $< $(VB)/libdynhz.a -o $@
+	$(CC) $(HOST_CFLAGS) $< $(VB)/libdynhz.a -o $@
 ifneq ($(B),$(VB))
 $(VB)/libdynhz.a: FORCE_VAR
 	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= lib
 FORCE_VAR:
 endif
-# Regenerated on every make of a constant build (it takes milliseconds), but
-# rewritten only when it changes, so nothing rebuilds needlessly and nothing
-# is ever built against stale constants.
-$(B)/gen/dynhz/timeconst.h: FORCE_GEN | $(B)/.dirs
-	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= timeconst-gen
+# One rule for every constant build's header, host and kernel alike (the
+# kernel's comes from the 32-bit generator, mk/x86.mk). Regenerated on every
+# make of a constant build (it takes milliseconds), but rewritten only when
+# it changes, so nothing rebuilds needlessly and nothing is ever built
+# against stale constants.
+$(B)/gen/dynhz/timeconst.h: GEN_MAKE = CONFIG_HZ= DEBUG= SAN=
+$(B)/gen/dynhz/timeconst.h: GEN_BIN = $(VB)/timeconst-gen
+$(B)/gen/dynhz/timeconst.h: GEN_RUN = $(RUNNER)
+%/gen/dynhz/timeconst.h: FORCE_GEN
+	@$(MAKE) --no-print-directory $(GEN_MAKE) timeconst-gen
 	@mkdir -p $(dir $@)
-	@$(RUNNER) $(VB)/timeconst-gen $(CONFIG_HZ) > $@.tmp
+	@$(GEN_RUN) $(GEN_BIN) $(CONFIG_HZ) > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 FORCE_GEN:
 
 # Unit tests (cmocka).
+# The unit tests may also use the core's internal headers (time/*-internal.h).
+TEST_CFLAGS = $(HOST_CFLAGS) -Itests/unit -Itime
 $(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(B)/libdynhz.a
-	$(CC) $(CFLAGS) -Itests/unit $< $(TEST_SUPPORT) $(B)/libdynhz.a -lcmocka $(LDFLAGS) -o $@
+	$(CC) $(TEST_CFLAGS) $< $(TEST_SUPPORT) $(B)/libdynhz.a -lcmocka $(LDFLAGS) -o $@
 $(B)/tests/panic.o: tests/unit/panic.c tests/unit/panic.h $(GEN_HDR) | $(B)/.dirs
-	$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
+	$(CC) $(TEST_CFLAGS) -c $< -o $@
 $(B)/tests/ref.o: tests/unit/ref.c tests/unit/ref.h $(GEN_HDR) | $(B)/.dirs
-	$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
+	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
 unit-bins: $(UNIT_BIN)
 print-builddir:
@@ -127,7 +146,7 @@ run:
 run-host: $(B)/tools/dynhz-demo
 	$(RUNNER) $(B)/tools/dynhz-demo "$(CMDLINE)"
 $(B)/tools/dynhz-demo: tools/demo.c $(B)/libdynhz.a
-	$(CC) $(CFLAGS) $< $(B)/libdynhz.a $(LDFLAGS) -o $@
+	$(CC) $(HOST_CFLAGS) $< $(B)/libdynhz.a $(LDFLAGS) -o $@
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

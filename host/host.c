@@ -9,8 +9,23 @@
 #include <string.h>
 
 #include <dynhz/dynhz.h>
-#include <dynhz/pit.h>
+#include <dynhz/host.h>
 #include <dynhz/port.h>
+
+#define PIT_FREQ DYNHZ_HOST_CLOCK_HZ
+
+/* The simulated PIT divides its input clock by the nearest divisor. */
+static unsigned int sim_divisor(unsigned int hz)
+{
+	return (PIT_FREQ + hz / 2) / hz;
+}
+
+struct dz_tick_period dynhz_host_pit_period(unsigned int hz)
+{
+	struct dz_tick_period p = { sim_divisor(hz), PIT_FREQ };
+
+	return p;
+}
 
 static bool quiet;
 static char last_line[256], cur_line[256];
@@ -67,13 +82,13 @@ static int sim_pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 				struct dz_tick_period *period)
 {
 	(void)dev;
-	if (hz < HZ_MIN || hz > HZ_MAX)
+	if (hz < DZ_HZ_MIN || hz > DZ_HZ_MAX)
 		return -DZ_ERANGE;
-	sim.divisor = dz_pit_divisor(hz);
+	sim.divisor = sim_divisor(hz);
 	sim.periodic = true;
 	sim.armed = true;
 	sim.next = sim.cycles + sim.divisor;
-	*period = dz_pit_period(hz);
+	*period = dynhz_host_pit_period(hz);
 	return 0;
 }
 
@@ -104,9 +119,10 @@ static struct clock_event_device sim_pit = {
 	.set_state_periodic = sim_pit_set_periodic,
 	.set_next_event_ns = sim_pit_set_next_event_ns,
 	.set_state_shutdown = sim_pit_shutdown,
-	/* one input clock, rounded up; the 32-bit count, rounded down */
-	.min_delta_ns = (NSEC_PER_SEC + PIT_FREQ - 1) / PIT_FREQ,
-	.max_delta_ns = SIM_ONESHOT_MAX * NSEC_PER_SEC / PIT_FREQ,
+	/* one-shot: one input clock to a 32-bit count */
+	.freq_hz = PIT_FREQ,
+	.min_delta_ticks = 1,
+	.max_delta_ticks = SIM_ONESHOT_MAX,
 };
 
 /*
@@ -128,7 +144,7 @@ static int boot(const char *cmdline, bool report)
 {
 	sim.cycles = 0;
 	/* As the kernel does: the clocksource first, then time. */
-	if (clocksource_register(&sim_clock, PIT_FREQ))
+	if (clocksource_register_hz(&sim_clock, PIT_FREQ))
 		dz_panic("host: cannot register the simulated PIT clock");
 	if (report)
 		return dz_time_init(cmdline, &sim_pit);
@@ -147,7 +163,7 @@ int dynhz_boot_quiet(const char *cmdline)
 
 static void sim_check_booted(void)
 {
-	if (tick_device() != &sim_pit || !sim.armed)
+	if (dz_tick_device() != &sim_pit || !sim.armed)
 		dz_panic("host: ticks delivered before dynhz_boot()");
 }
 

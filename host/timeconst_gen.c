@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include <dynhz/dynhz.h>
-#include <dynhz/pit.h>
+#include <dynhz/host.h>
 
 static void conv(const char *name, const struct dz_conv *c)
 {
@@ -29,11 +29,11 @@ int main(int argc, char **argv)
 	struct dz_tick_period p;
 	struct dz_timeconst tc;
 
-	if (argc != 2 || *end || hz < HZ_MIN || hz > HZ_MAX) {
-		fprintf(stderr, "usage: timeconst-gen HZ (%u..%u)\n", HZ_MIN, HZ_MAX);
+	if (argc != 2 || *end || hz < DZ_HZ_MIN || hz > DZ_HZ_MAX) {
+		fprintf(stderr, "usage: timeconst-gen HZ (%u..%u)\n", DZ_HZ_MIN, DZ_HZ_MAX);
 		return 2;
 	}
-	p = dz_pit_period((unsigned int)hz);
+	p = dynhz_host_pit_period((unsigned int)hz);
 	if (dz_timeconst_build(&tc, p)) {
 		fprintf(stderr, "timeconst-gen: no exact constants for HZ %lu\n", hz);
 		return 1;

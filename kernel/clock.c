@@ -49,16 +49,14 @@ static struct clock_event_device *choose_clockevent(const char *cmdline)
 	return pit_with_lapic_idle();
 }
 
-static void (*core_tick)(struct clock_event_device *dev);
 static struct clock_tick_ref first_tick;
 
-/* The core's tick (jiffies, timekeeping, timers), then the scheduler's accounting. */
-static void kernel_tick(struct clock_event_device *dev)
+/* After the core's tick (jiffies, timekeeping, timers): the scheduler's accounting. */
+static void kernel_tick(void)
 {
-	core_tick(dev);
 	if (unlikely(!first_tick.tsc)) {
 		first_tick.tsc = rdtsc();
-		first_tick.ticks = tick_count();
+		first_tick.ticks = dz_tick_count();
 	}
 	sched_tick();
 }
@@ -71,15 +69,12 @@ struct clock_tick_ref clock_first_tick(void)
 struct clock_event_device *clock_init(const char *cmdline)
 {
 	struct clock_event_device *dev;
-	unsigned long flags;
 
 	tsc_init();
 	dev = choose_clockevent(cmdline);
-	clockevents_register_device(dev);
+	if (clockevents_register_device(dev))
+		dz_printk("clockevent %s: bad one-shot limits, no tickless idle\n", dev->name);
+	dz_tick_set_hook(kernel_tick);
 	dz_time_init(cmdline, dev);
-	flags = dz_irq_save();
-	core_tick = dev->event_handler;
-	dev->event_handler = kernel_tick;
-	dz_irq_restore(flags);
 	return dev;
 }

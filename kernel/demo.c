@@ -151,7 +151,7 @@ static void demo_preemption(void)
 	unsigned long slice = sched_timeslice();
 
 	dz_printk("demo: two busy threads for 2.5 timeslices of %lu jiffies (timeslice=%lu)\n",
-		  slice, uclock_ticks(jiffies_to_clock_t(slice)));
+		  slice, dz_uclock_ticks(jiffies_to_clock_t(slice)));
 	demo_left = 2;
 	spin_until = jiffies + slice * 5 / 2;
 	t[0] = kthread_run(spinner, &loops[0], "busy-a");

@@ -42,13 +42,13 @@ void clock_report_wakeups(const char *who)
 		  (unsigned long long)(ns / NSEC_PER_SEC),
 		  (unsigned long long)(ns % NSEC_PER_SEC / NSEC_PER_MSEC),
 		  (unsigned long long)(r / 1000), (unsigned long long)(r % 1000), HZ,
-		  tick_nohz_active() ? "on" : "off", (unsigned long long)st.stops);
+		  dz_tick_nohz_active() ? "on" : "off", (unsigned long long)st.stops);
 }
 
 /* Whole tick periods between the device's start and a TSC value. */
 static u64 periods_at(u64 tsc)
 {
-	struct dz_tick_period p = dynhz_hz_state.period;
+	struct dz_tick_period p = dz_hz_period();
 	u64 ns = tsc_to_ns(tsc - x86_tick_start_tsc);
 
 	return ns * p.den / (p.num * NSEC_PER_SEC);
@@ -93,14 +93,14 @@ int idletest_run(void)
 	flags = dz_irq_save();
 	dz_tick_stats(&b);
 	ns = tsc_to_ns(rdtsc() - t0);
-	ticks = tick_count() - ref.ticks;
+	ticks = dz_tick_count() - ref.ticks;
 	periods = periods_at(rdtsc()) - periods_at(ref.tsc);
 	dz_irq_restore(flags);
 	del_timer(&beat);
 	r = per_sec_milli(b.interrupts - a.interrupts, ns);
 	dz_printk("idletest: hz=%u nohz=%s seconds=%lu timer_irqs=%llu idle_entries=%llu "
 		  "wakeups_per_s=%llu.%03llu beats=%u jiffies=%llu tsc_jiffies=%llu\n",
-		  HZ, tick_nohz_active() ? "on" : "off", secs,
+		  HZ, dz_tick_nohz_active() ? "on" : "off", secs,
 		  (unsigned long long)(b.interrupts - a.interrupts),
 		  (unsigned long long)(b.idle_entries - a.idle_entries),
 		  (unsigned long long)(r / 1000), (unsigned long long)(r % 1000), beats,

@@ -35,7 +35,7 @@ static bool need_resched;
 static unsigned long timeslice; /* jiffies */
 static u64 nr_switches;
 
-static void enqueue(struct thread *t)
+static void rq_enqueue(struct thread *t)
 {
 	if (!t->on_rq && t != idle) {
 		list_add_tail(&t->run_list, &runqueue);
@@ -69,7 +69,7 @@ void schedule(void)
 	DZ_BUG_ON(irq_depth());
 	check_stack(prev);
 	if (prev->state == TASK_RUNNING)
-		enqueue(prev);
+		rq_enqueue(prev);
 	next = pick_next();
 	need_resched = false;
 	if (next != prev) {
@@ -94,7 +94,7 @@ int wake_up_process(struct thread *t)
 	if (woken) {
 		t->state = TASK_RUNNING;
 		if (t != current)
-			enqueue(t);
+			rq_enqueue(t);
 		if (current == idle)
 			need_resched = true;
 	}
@@ -161,7 +161,7 @@ struct thread *kthread_run(void (*fn)(void *arg), void *arg, const char *name)
 		t->sp = arch_thread_stack_init(t->stack + THREAD_STACK_SIZE / 4);
 		INIT_LIST_HEAD(&t->run_list);
 		t->state = TASK_RUNNING;
-		enqueue(t);
+		rq_enqueue(t);
 	}
 	dz_irq_restore(flags);
 	return t;
@@ -229,7 +229,7 @@ static void parse_timeslice(const char *cmdline)
 
 	if (dz_cmdline_find(cmdline, names, &p))
 		dz_param_uint(&p, 1, TIMESLICE_MAX, TIMESLICE_DEFAULT, &ticks);
-	timeslice = user_to_kernel_hz(UCLOCK(ticks));
+	timeslice = user_to_kernel_hz(DZ_UCLOCK(ticks));
 	dz_printk("sched: timeslice %lu USER_HZ ticks = %lu jiffies = %u us\n", ticks, timeslice,
 		  jiffies_to_usecs(timeslice));
 }

@@ -41,7 +41,7 @@ static void check(bool ok, const char *fmt, ...)
 
 static struct dz_tick_period period(void)
 {
-	return dynhz_hz_state.period;
+	return dz_hz_period();
 }
 
 /* ceil(a * b / c) and floor, for operands whose product fits in 64 bits. */
@@ -80,10 +80,10 @@ static void test_conversions(void)
 	      "jiffies_to_msecs(HZ) = %u", jiffies_to_msecs(HZ));
 	check(jiffies_to_nsecs(1) == num * NSEC_PER_SEC / den, "jiffies_to_nsecs(1) = %llu",
 	      (unsigned long long)jiffies_to_nsecs(1));
-	check(uclock_ticks(jiffies_to_clock_t(HZ)) == HZ * num * USER_HZ / den,
-	      "jiffies_to_clock_t(HZ) = %lu", uclock_ticks(jiffies_to_clock_t(HZ)));
-	check(user_to_kernel_hz(UCLOCK(10)) == div_up(10, den, USER_HZ * num),
-	      "user_to_kernel_hz(10) = %lu", user_to_kernel_hz(UCLOCK(10)));
+	check(dz_uclock_ticks(jiffies_to_clock_t(HZ)) == HZ * num * USER_HZ / den,
+	      "jiffies_to_clock_t(HZ) = %lu", dz_uclock_ticks(jiffies_to_clock_t(HZ)));
+	check(user_to_kernel_hz(DZ_UCLOCK(10)) == div_up(10, den, USER_HZ * num),
+	      "user_to_kernel_hz(10) = %lu", user_to_kernel_hz(DZ_UCLOCK(10)));
 	check(usecs_to_jiffies(1) == 1 && nsecs_to_jiffies(0) == 0,
 	      "usecs_to_jiffies(1) = 1, nsecs_to_jiffies(0) = 0");
 }
@@ -358,7 +358,7 @@ static void test_no_lost_ticks(void)
 
 	schedule_timeout_uninterruptible(1); /* just after a tick */
 	flags = dz_irq_save();
-	ticks = tick_count() - ref.ticks;
+	ticks = dz_tick_count() - ref.ticks;
 	periods = periods_at(rdtsc()) - periods_at(ref.tsc);
 	dz_irq_restore(flags);
 	check(ticks == periods,

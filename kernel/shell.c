@@ -99,7 +99,7 @@ static void cmd_help(const char *arg)
 
 static void cmd_uptime(const char *arg)
 {
-	u64 ticks = tick_count();
+	u64 ticks = dz_tick_count();
 
 	(void)arg;
 	print_ns("uptime: ", ktime_get_ns());
@@ -127,7 +127,7 @@ static void cmd_timers(const char *arg)
 
 	(void)arg;
 	dz_timer_stats(&st);
-	next = timer_next_expiry() - jiffies;
+	next = dz_timer_next_expiry() - jiffies;
 	dz_printk("timers: %lu pending, %llu expired, %llu cascaded\n", st.pending,
 		  (unsigned long long)st.expired, (unsigned long long)st.cascaded);
 	if (next < MAX_JIFFY_OFFSET)
@@ -149,7 +149,7 @@ static void cmd_stat(const char *arg)
 	for (unsigned int i = 0; i < n; i++)
 		dz_printk("  %2d %-11s %-6s %12lu  %8llu  %9llu  %s\n", t[i]->id, t[i]->name,
 			  state_name(t[i]->state),
-			  uclock_ticks(jiffies_to_clock_t((unsigned long)t[i]->ticks)),
+			  dz_uclock_ticks(jiffies_to_clock_t((unsigned long)t[i]->ticks)),
 			  (unsigned long long)t[i]->switches, (unsigned long long)t[i]->preemptions,
 			  t[i]->doing ? t[i]->doing : "");
 	dz_printk("stat: %llu context switches, %lu spurious PIC interrupts, %lu PIT ticks "

@@ -58,17 +58,17 @@ static long sys_write(u32 fd, u32 ubuf, u32 len)
 
 static long uptime_ticks(void)
 {
-	return (long)uclock_ticks(nsecs_to_clock_t(ktime_get_ns()));
+	return (long)dz_uclock_ticks(nsecs_to_clock_t(ktime_get_ns()));
 }
 
 static long sys_times(u32 ubuf)
 {
 	struct uapi_tms t = { 0 };
-	uclock_t ut, st;
+	dz_uclock_t ut, st;
 
 	user_times(current->user, &ut, &st);
-	t.tms_utime = (long)uclock_ticks(ut);
-	t.tms_stime = (long)uclock_ticks(st);
+	t.tms_utime = (long)dz_uclock_ticks(ut);
+	t.tms_stime = (long)dz_uclock_ticks(st);
 	if (ubuf && copy_to_user(ubuf, &t, sizeof(t)))
 		return -UAPI_EFAULT;
 	return uptime_ticks();

@@ -27,9 +27,9 @@ static DECLARE_WAIT_QUEUE_HEAD(task_wq);
 static u64 ended_user_ns, ended_sys_ns;
 static struct dz_conv ns_to_clock;
 
-uclock_t nsecs_to_clock_t(u64 ns)
+dz_uclock_t nsecs_to_clock_t(u64 ns)
 {
-	return UCLOCK((unsigned long)dz_conv_wide(&ns_to_clock, ns));
+	return DZ_UCLOCK((unsigned long)dz_conv_wide(&ns_to_clock, ns));
 }
 
 /* Charges the time since the last stamp to the mode the task was in. */
@@ -79,7 +79,7 @@ void user_acct_exit_kernel(struct user_task *u)
 	set_mode(u, true);
 }
 
-void user_times(struct user_task *u, uclock_t *utime, uclock_t *stime)
+void user_times(struct user_task *u, dz_uclock_t *utime, dz_uclock_t *stime)
 {
 	unsigned long flags = dz_irq_save();
 
@@ -180,14 +180,14 @@ void user_stat_print(void)
 	unsigned long kernel = 0, idle = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
-		unsigned long c = uclock_ticks(jiffies_to_clock_t((unsigned long)t[i]->ticks));
+		unsigned long c = dz_uclock_ticks(jiffies_to_clock_t((unsigned long)t[i]->ticks));
 
 		if (t[i]->user) {
-			uclock_t ut, st;
+			dz_uclock_t ut, st;
 
 			user_times(t[i]->user, &ut, &st);
 			dz_printk("user: pid %d (%s) utime %lu stime %lu\n", t[i]->user->pid,
-				  t[i]->user->name, uclock_ticks(ut), uclock_ticks(st));
+				  t[i]->user->name, dz_uclock_ticks(ut), dz_uclock_ticks(st));
 			user_ns += t[i]->user->utime_ns;
 			sys_ns += t[i]->user->stime_ns;
 		} else if (t[i]->id == 0)
@@ -196,8 +196,8 @@ void user_stat_print(void)
 			kernel += c;
 	}
 	/* As /proc/stat: user nice system idle, in USER_HZ ticks. */
-	dz_printk("cpu  %lu 0 %lu %lu\n", uclock_ticks(nsecs_to_clock_t(user_ns)),
-		  uclock_ticks(nsecs_to_clock_t(sys_ns)) + kernel, idle);
+	dz_printk("cpu  %lu 0 %lu %lu\n", dz_uclock_ticks(nsecs_to_clock_t(user_ns)),
+		  dz_uclock_ticks(nsecs_to_clock_t(sys_ns)) + kernel, idle);
 }
 
 void user_init(void)

@@ -10,4 +10,4 @@ bench-nohz: $(NZB_BIN)
 
 $(NZB_BIN): bench/nohz/main.c $(VB)/libdynhz.a
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(ARCH) $(WARN) -O2 -g -Iinclude $^ -o $@
+	$(CC) $(DZ_STD) $(ARCH) $(DZ_WARN) $(DZ_OPT) -Iinclude $(CFLAGS) $^ -o $@

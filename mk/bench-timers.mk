@@ -9,7 +9,7 @@ TMB_OUT		:= build/bench/timers
 TMB_BIN		:= $(TMB_OUT)/timers-bench
 TMB_SRC		:= $(wildcard bench/timers/*.c)
 TMB_OBJ		:= $(TMB_SRC:bench/timers/%.c=$(TMB_OUT)/%.o)
-TMB_CFLAGS	:= -std=gnu11 $(ARCH) $(WARN) -O2 -g -Iinclude
+TMB_CFLAGS	:= $(DZ_STD) $(ARCH) $(DZ_WARN) $(DZ_OPT) -Iinclude $(CFLAGS)
 # libev also exports a libevent-compatible API (event_add, event_base_new...):
 # libevent comes first, so that those names are libevent's own.
 TMB_LIBS	:= -levent -lev -luv

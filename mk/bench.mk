@@ -8,8 +8,8 @@ BENCH_HZ	:= 250
 BENCH_OUT	:= build/bench
 BENCH_CONST	:= build/$(VARIANT)-hz$(BENCH_HZ)
 BENCH_TC	:= $(BENCH_CONST)/gen/dynhz/timeconst.h
-BENCH_OPT	?= -O2 -g
-BENCH_CFLAGS	:= -std=gnu11 $(ARCH) $(WARN) $(BENCH_OPT) -Iinclude
+BENCH_OPT	?= $(DZ_OPT)
+BENCH_CFLAGS	:= $(DZ_STD) $(ARCH) $(DZ_WARN) $(BENCH_OPT) -Iinclude $(CFLAGS)
 CONV_BENCH	:= $(BENCH_OUT)/conv/conv-bench
 CONV_OBJ	:= $(addprefix $(BENCH_OUT)/conv/,main.o kern_var.o kern_const.o kern_div.o)
 

@@ -6,9 +6,9 @@
 # 128-bit multiply written out in 64-bit halves (the i386 kernel's path).
 
 FUZZ_OUT	:= build/fuzz
-FUZZ_CFLAGS	:= -std=gnu11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
+FUZZ_CFLAGS	:= $(DZ_STD) $(DZ_WARN) -g -O1 -fno-omit-frame-pointer \
 		   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		   -Iinclude -Itests/unit
+		   -Iinclude -Itests/unit -Itime $(CFLAGS)
 FUZZ_CORE	:= $(wildcard time/*.c) $(wildcard lib/*.c) host/host.c tests/unit/ref.c
 FUZZ_DEPS	:= $(FUZZ_CORE) $(wildcard include/dynhz/*.h) tests/unit/ref.h mk/fuzz.mk
 FUZZ_BINS	:= $(FUZZ_OUT)/fuzz_cmdline $(FUZZ_OUT)/fuzz_conv $(FUZZ_OUT)/fuzz_conv_noint128

@@ -17,11 +17,14 @@ QEMU_USER ?= qemu-i386
 QEMU_SYS  ?= qemu-system-i386
 
 KARCH	:= -m32 -march=i686 -mgeneral-regs-only
-KCFLAGS	:= -std=gnu11 -O2 -g $(KARCH) -ffreestanding -fno-pic -fno-stack-protector \
-	   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
-	   -fno-tree-loop-distribute-patterns $(WARN) -DDYNHZ_ARCH_X86 \
+# The project's flags (Makefile), freestanding i386, then the user's CFLAGS.
+KFREE	:= $(KARCH) -ffreestanding -fno-pic -fno-stack-protector -fno-asynchronous-unwind-tables \
+	   -fno-tree-loop-distribute-patterns
+KCFLAGS	:= $(DZ_STD) $(DZ_WARN) $(KFREE) -fno-omit-frame-pointer \
+	   -DDYNHZ_PORT_IRQFLAGS_H='<asm/irqflags.h>' \
 	   $(if $(CONFIG_HZ),-DCONFIG_HZ=$(CONFIG_HZ)) $(if $(DEBUG),-DDYNHZ_DEBUG) \
-	   -Iinclude -Iarch/x86/include -Ikernel/include $(if $(CONFIG_HZ),-I$(KB)/gen)
+	   -Iinclude -Iarch/x86/include -Ikernel/include $(if $(CONFIG_HZ),-I$(KB)/gen) \
+	   $(DZ_OPT) $(CFLAGS)
 KASFLAGS := -m32 -Iinclude -Iarch/x86/include -D__ASSEMBLY__
 KLDFLAGS := -m32 -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack \
 	    -Wl,-T,arch/x86/kernel.ld
@@ -47,23 +50,18 @@ $(KB)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(KCC) $(KASFLAGS) -MMD -MP -c $< -o $@
 
-# Regenerated on every constant kernel build, rewritten only when it changes:
-# never stale, and no needless rebuilds.
-$(KB)/gen/dynhz/timeconst.h: FORCE_KGEN
-	@$(MAKE) --no-print-directory M32=1 CONFIG_HZ= DEBUG= SAN= USER_HZ= timeconst-gen
-	@mkdir -p $(dir $@)
-	@$(QEMU_USER) build/host-32/timeconst-gen $(CONFIG_HZ) > $@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-FORCE_KGEN:
+# The constant kernel's header: the Makefile's one rule, with the 32-bit
+# generator of the kernel's word size and USER_HZ.
+$(KB)/gen/dynhz/timeconst.h: GEN_MAKE = M32=1 CONFIG_HZ= DEBUG= SAN= USER_HZ=
+$(KB)/gen/dynhz/timeconst.h: GEN_BIN = build/host-32/timeconst-gen
+$(KB)/gen/dynhz/timeconst.h: GEN_RUN = $(QEMU_USER)
 
 -include $(K_OBJ:.o=.d)
 
 # The user program (user/): a flat binary linked at its place in the user
 # region, embedded in the kernel image by arch/x86/user_image.S.
 UB	:= $(KB)/user
-U_CFLAGS := -std=gnu11 -O2 -g $(KARCH) -ffreestanding -fno-pic -fno-stack-protector \
-	    -fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns $(WARN) \
-	    -Iuser -Ikernel/include
+U_CFLAGS := $(DZ_STD) $(DZ_WARN) $(KFREE) -Iuser -Ikernel/include $(DZ_OPT) $(CFLAGS)
 U_OBJ	:= $(UB)/crt0.o $(patsubst user/%.c,$(UB)/%.o,$(wildcard user/*.c))
 
 $(UB)/init.elf: $(U_OBJ) user/user.ld

@@ -88,10 +88,63 @@ bool dz_cmdline_find(const char *cmdline, const char *const *names, struct dz_pa
 	return found;
 }
 
+static bool plain(char c)
+{
+	return c >= ' ' && c <= '~' && c != '\\';
+}
+
+static size_t escaped_width(char c)
+{
+	return plain(c) ? 1 : 4;
+}
+
+char *dz_escape(char *out, size_t size, const char *s, size_t len, size_t max_chars)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0, total = 0, room, i;
+
+	if (!size)
+		return out;
+	if (max_chars > size - 1)
+		max_chars = size - 1;
+	for (i = 0; i < len; i++)
+		total += escaped_width(s[i]);
+	/* All of it, or as much as leaves room for "..." (when there is any). */
+	room = total <= max_chars ? max_chars : max_chars >= 3 ? max_chars - 3 : 0;
+	for (i = 0; i < len && n + escaped_width(s[i]) <= room; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (plain((char)c)) {
+			out[n++] = (char)c;
+			continue;
+		}
+		out[n++] = '\\';
+		out[n++] = 'x';
+		out[n++] = hex[c >> 4];
+		out[n++] = hex[c & 15];
+	}
+	if (i < len)
+		for (size_t d = 0; d < 3 && n < max_chars; d++)
+			out[n++] = '.';
+	out[n] = '\0';
+	return out;
+}
+
+void dz_param_report(const struct dz_param *p, const char *why, const char *used)
+{
+	char name[40], val[84];
+
+	dz_escape(name, sizeof(name), p->name, p->name_len, 32);
+	dz_escape(val, sizeof(val), p->val ? p->val : "", p->val_len, 64);
+	dz_printk("%s=%s: %s, using %s\n", name, val, why, used);
+}
+
 static int bad(const struct dz_param *p, const char *why, unsigned long used, int err)
 {
-	dz_printk("%.*s=%.*s: %s, using %lu\n", (int)p->name_len, p->name, (int)p->val_len,
-		  p->val ? p->val : "", why, used);
+	char u[24];
+
+	dz_snprintf(u, sizeof(u), "%lu", used);
+	dz_param_report(p, why, u);
 	return err;
 }
 

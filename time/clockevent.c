@@ -4,8 +4,11 @@
  * The drivers (arch/x86, host) do the hardware; the core decides when.
  */
 #include <dynhz/clockevent.h>
+#include <dynhz/conv.h>
+#include <dynhz/time64.h>
 #include <dynhz/errno.h>
 #include <dynhz/port.h>
+#include "clockevent-internal.h"
 
 static struct clock_event_device *devices;
 
@@ -22,9 +25,44 @@ static bool registered(const struct clock_event_device *dev)
 	return false;
 }
 
-void clockevents_register_device(struct clock_event_device *dev)
+/* Counter ticks to ns, exactly, rounded as asked: 0 if it cannot be done. */
+static u64 ticks_to_ns(u64 freq, u64 ticks, enum dz_round round)
+{
+	const struct dz_rate ns = { NSEC_PER_SEC, 1 };
+	struct dz_rate counts = { freq, 1 };
+	struct dz_conv cv;
+
+	if (dz_conv_init(&cv, counts, ns, round, U64_MAX, U64_MAX, DZ_SHAPE_WIDE, 0))
+		return 0;
+	return dz_conv_wide(&cv, ticks);
+}
+
+/*
+ * The one-shot limits in ns: the shortest rounded up (a shorter count
+ * would be lost), the longest rounded down (a longer one would wrap and
+ * come early).
+ */
+static int derive_limits(struct clock_event_device *dev)
+{
+	dev->min_delta_ns = 0;
+	dev->max_delta_ns = 0;
+	if (!(dev->features & CLOCK_EVT_FEAT_ONESHOT))
+		return 0;
+	if (!dev->freq_hz || !dev->max_delta_ticks || dev->min_delta_ticks > dev->max_delta_ticks)
+		return -DZ_EINVAL;
+	dev->min_delta_ns = ticks_to_ns(dev->freq_hz, dev->min_delta_ticks, DZ_ROUND_UP);
+	dev->max_delta_ns = ticks_to_ns(dev->freq_hz, dev->max_delta_ticks, DZ_ROUND_DOWN);
+	if (!dev->max_delta_ns || dev->min_delta_ns > dev->max_delta_ns) {
+		dev->min_delta_ns = dev->max_delta_ns = 0;
+		return -DZ_EINVAL;
+	}
+	return 0;
+}
+
+int clockevents_register_device(struct clock_event_device *dev)
 {
 	unsigned long flags = dz_irq_save();
+	int err = derive_limits(dev);
 
 	if (!registered(dev)) {
 		dev->next_dev = devices;
@@ -34,15 +72,22 @@ void clockevents_register_device(struct clock_event_device *dev)
 		dev->event_handler = clockevents_handle_noop;
 	}
 	dz_irq_restore(flags);
+	return err;
 }
 
-struct clock_event_device *clockevents_devices(void)
+struct clock_event_device *dz_clockevents_devices(void)
 {
 	return devices;
 }
 
-int clockevents_set_periodic(struct clock_event_device *dev, unsigned int hz,
-			     struct dz_tick_period *period)
+bool dz_clockevents_oneshot(const struct clock_event_device *dev)
+{
+	return (dev->features & CLOCK_EVT_FEAT_ONESHOT) && dev->set_next_event_ns &&
+	       dev->max_delta_ns;
+}
+
+int dz_clockevents_set_periodic(struct clock_event_device *dev, unsigned int hz,
+				struct dz_tick_period *period)
 {
 	int err;
 
@@ -60,18 +105,17 @@ int clockevents_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	return 0;
 }
 
-int clockevents_program_next_ns(struct clock_event_device *dev, u64 delta_ns)
+int dz_clockevents_program_ns(struct clock_event_device *dev, u64 delta_ns)
 {
-	u64 max = dev->max_delta_ns ? dev->max_delta_ns : U64_MAX;
 	int err;
 
-	if (!(dev->features & CLOCK_EVT_FEAT_ONESHOT) || !dev->set_next_event_ns)
+	if (!dz_clockevents_oneshot(dev))
 		return -DZ_ENOSYS;
 	/* Too short for the device would be lost; too long, it comes back early. */
 	if (delta_ns < dev->min_delta_ns)
 		delta_ns = dev->min_delta_ns;
-	if (delta_ns > max)
-		delta_ns = max;
+	if (delta_ns > dev->max_delta_ns)
+		delta_ns = dev->max_delta_ns;
 	err = dev->set_next_event_ns(dev, delta_ns);
 	if (!err)
 		dev->state = CLOCK_EVT_STATE_ONESHOT;

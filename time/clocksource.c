@@ -4,12 +4,12 @@
  * cycles-to-nanoseconds conversion; timekeeping does the reading.
  */
 #include <dynhz/clocksource.h>
-#include <dynhz/timekeeping.h>
+#include "timekeeping-internal.h"
 #include <dynhz/time64.h>
 #include <dynhz/errno.h>
 #include <dynhz/port.h>
 
-int clocksource_register(struct clocksource *cs, u64 freq_hz)
+int clocksource_register_hz(struct clocksource *cs, u64 freq_hz)
 {
 	const struct dz_rate ns = { NSEC_PER_SEC, 1 };
 	struct dz_rate cycles = { freq_hz, 1 };
@@ -42,7 +42,7 @@ void clocksource_unregister(struct clocksource *cs)
 	dz_irq_restore(flags);
 }
 
-struct clocksource *clocksource_current(void)
+struct clocksource *dz_clocksource_current(void)
 {
 	return dz_timekeeping_clocksource();
 }

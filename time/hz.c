@@ -5,6 +5,7 @@
  * kernel computes at compile time, and report what was decided.
  */
 #include <dynhz/hz.h>
+#include "hz-internal.h"
 #include <dynhz/jiffies.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/errno.h>
@@ -12,20 +13,40 @@
 
 #ifdef CONFIG_HZ
 #define CONFIG_OR_DEFAULT_HZ  CONFIG_HZ
-#define CONFIG_OR_DEFAULT_SRC DZ_HZ_CONSTANT
+#define CONFIG_OR_DEFAULT_SRC DZ_HZ_SRC_CONSTANT
 #else
-#define CONFIG_OR_DEFAULT_HZ  HZ_DEFAULT
-#define CONFIG_OR_DEFAULT_SRC DZ_HZ_DEFAULT
+#define CONFIG_OR_DEFAULT_HZ  DZ_HZ_DEFAULT
+#define CONFIG_OR_DEFAULT_SRC DZ_HZ_SRC_DEFAULT
 #endif
 
-unsigned int dynhz_hz;
-struct dz_hz_state dynhz_hz_state;
+unsigned int dz_hz_value;
+static struct dz_hz_state hz_state;
+
+struct dz_hz_state dz_hz_state_get(void)
+{
+	return hz_state;
+}
+
+struct dz_tick_period dz_hz_period(void)
+{
+	return hz_state.period;
+}
+
+enum dz_hz_source dz_hz_source(void)
+{
+	return hz_state.source;
+}
+
+void dz_hz_forget(void)
+{
+	hz_state.ready = false;
+}
 
 unsigned int dz_hz_checked(const char *file, int line)
 {
-	if (unlikely(!dynhz_hz_state.ready))
+	if (unlikely(!hz_state.ready))
 		dz_panic_at(file, line, "HZ read before hz setup");
-	return dynhz_hz;
+	return dz_hz_value;
 }
 
 const char *dz_hz_source_name(enum dz_hz_source src)
@@ -49,18 +70,20 @@ int dz_hz_parse(const char *cmdline, unsigned int *hz, enum dz_hz_source *src)
 	}
 #ifdef CONFIG_HZ
 	/* One line for anything but the build's own HZ, bad values included. */
-	char why[64];
+	char why[64], name[40], val[84];
 
-	err = dz_param_uint_check(&p, HZ_MIN, HZ_MAX, HZ_DEFAULT, &v, why, sizeof(why));
+	err = dz_param_uint_check(&p, DZ_HZ_MIN, DZ_HZ_MAX, DZ_HZ_DEFAULT, &v, why, sizeof(why));
 	if (err || v != CONFIG_HZ)
-		dz_printk("%.*s=%.*s: HZ is fixed at %u in this build, ignored\n", (int)p.name_len,
-			  p.name, (int)p.val_len, p.val ? p.val : "", (unsigned int)CONFIG_HZ);
+		dz_printk("%s=%s: HZ is fixed at %u in this build, ignored\n",
+			  dz_escape(name, sizeof(name), p.name, p.name_len, 32),
+			  dz_escape(val, sizeof(val), p.val ? p.val : "", p.val_len, 64),
+			  (unsigned int)CONFIG_HZ);
 	*hz = CONFIG_HZ;
-	*src = DZ_HZ_CONSTANT;
+	*src = DZ_HZ_SRC_CONSTANT;
 #else
-	err = dz_param_uint(&p, HZ_MIN, HZ_MAX, HZ_DEFAULT, &v);
+	err = dz_param_uint(&p, DZ_HZ_MIN, DZ_HZ_MAX, DZ_HZ_DEFAULT, &v);
 	*hz = (unsigned int)v;
-	*src = err == -DZ_EINVAL ? DZ_HZ_DEFAULT : err ? DZ_HZ_CLAMPED : DZ_HZ_CMDLINE;
+	*src = err == -DZ_EINVAL ? DZ_HZ_SRC_DEFAULT : err ? DZ_HZ_SRC_CLAMPED : DZ_HZ_SRC_CMDLINE;
 #endif
 	return err;
 }
@@ -68,7 +91,7 @@ int dz_hz_parse(const char *cmdline, unsigned int *hz, enum dz_hz_source *src)
 void dz_hz_setup(unsigned int hz, enum dz_hz_source src, struct dz_tick_period period,
 		 const char *device)
 {
-	DZ_BUG_ON(hz < HZ_MIN || hz > HZ_MAX || !period.num || !period.den);
+	DZ_BUG_ON(hz < DZ_HZ_MIN || hz > DZ_HZ_MAX || !period.num || !period.den);
 #ifdef CONFIG_HZ
 	/* The constants were generated for this period; any other would lie. */
 	if (hz != CONFIG_HZ || period.num != DZ_TC_PERIOD_NUM || period.den != DZ_TC_PERIOD_DEN)
@@ -77,16 +100,16 @@ void dz_hz_setup(unsigned int hz, enum dz_hz_source src, struct dz_tick_period p
 			 (unsigned long long)DZ_TC_PERIOD_DEN, hz, (unsigned long long)period.num,
 			 (unsigned long long)period.den);
 #else
-	if (dz_timeconst_build(&dynhz_tc, period))
+	if (dz_timeconst_build(&dz_tc, period))
 		dz_panic("no exact conversions for a tick of %llu/%llu s",
 			 (unsigned long long)period.num, (unsigned long long)period.den);
 #endif
-	dynhz_hz = hz;
-	dynhz_hz_state.hz = hz;
-	dynhz_hz_state.source = src;
-	dynhz_hz_state.device = device;
-	dynhz_hz_state.period = period;
-	dynhz_hz_state.ready = true;
+	dz_hz_value = hz;
+	hz_state.hz = hz;
+	hz_state.source = src;
+	hz_state.device = device;
+	hz_state.period = period;
+	hz_state.ready = true;
 	jiffies_64 = (u64)INITIAL_JIFFIES;
 	jiffies = INITIAL_JIFFIES;
 }
@@ -113,7 +136,7 @@ static s64 rate_error_ppb(unsigned int hz, struct dz_tick_period p)
 
 void dz_hz_report(void)
 {
-	const struct dz_hz_state *st = &dynhz_hz_state;
+	const struct dz_hz_state *st = &hz_state;
 	u64 ps = dz_tick_ps(st->period);
 	/* actual rate in millihertz: den / num * 1000, rounded */
 	u64 mhz = (st->period.den * 1000 + st->period.num / 2) / st->period.num;
@@ -130,8 +153,8 @@ void dz_hz_report(void)
 		  (unsigned long long)(appb % 1000));
 	dz_printk("hz: msecs_to_jiffies(1000)=%lu jiffies_to_msecs(HZ)=%u jiffies_to_clock_t(HZ)=%lu "
 		  "user_to_kernel_hz(100)=%lu\n",
-		  msecs_to_jiffies(1000), jiffies_to_msecs(HZ), uclock_ticks(jiffies_to_clock_t(HZ)),
-		  user_to_kernel_hz(UCLOCK(100)));
+		  msecs_to_jiffies(1000), jiffies_to_msecs(HZ), dz_uclock_ticks(jiffies_to_clock_t(HZ)),
+		  user_to_kernel_hz(DZ_UCLOCK(100)));
 	dz_printk("time: hz=%u source=%s clockevent=%s tick_ns=%llu.%03llu user_hz=%u\n", st->hz,
 		  dz_hz_source_name(st->source), st->device, (unsigned long long)(ps / 1000),
 		  (unsigned long long)(ps % 1000), (unsigned int)USER_HZ);

@@ -10,7 +10,7 @@ volatile unsigned long jiffies;
 volatile u64 jiffies_64;
 
 #ifndef CONFIG_HZ
-struct dz_timeconst dynhz_tc;
+struct dz_timeconst dz_tc;
 #endif
 
 u64 get_jiffies_64(void)
@@ -68,7 +68,7 @@ void dz_conv_verify(const struct dz_conv *cv, const char *name, u64 x, u64 y)
 	exact = dz_conv_exact(cv, x);
 	if (exact != y)
 		dz_panic("%s(%llu) = %llu, exact %llu (HZ %u)", name, (unsigned long long)x,
-			 (unsigned long long)y, (unsigned long long)exact, dynhz_hz);
+			 (unsigned long long)y, (unsigned long long)exact, dz_hz_value);
 }
 #endif
 

@@ -12,7 +12,7 @@
  * least every half of its range (counted in ticks), so that a wrap is
  * never missed even when a tick comes late.
  */
-#include <dynhz/timekeeping.h>
+#include "timekeeping-internal.h"
 #include <dynhz/clocksource.h>
 #include <dynhz/tick.h>
 #include <dynhz/conv.h>
@@ -49,7 +49,7 @@ static u64 ticks_to_ns(u64 ticks)
 
 static u64 cycles_to_ns(u64 cycles)
 {
-	u64 ns = clocksource_cyc2ns(tk.cs, cycles);
+	u64 ns = dz_clocksource_cyc2ns(tk.cs, cycles);
 
 #ifdef DYNHZ_DEBUG
 	if (ns != dz_conv_exact(&tk.cs->cyc2ns, cycles))
@@ -72,7 +72,7 @@ static u64 now_ns(void)
 		return 0;
 	if (tk.cs)
 		return tk.base_ns + cycles_to_ns(tk.cycles + cycles_pending());
-	return tk.base_ns + ticks_to_ns(tick_count() - tk.base_ticks);
+	return tk.base_ns + ticks_to_ns(dz_tick_count() - tk.base_ticks);
 }
 
 u64 ktime_get_ns(void)
@@ -136,7 +136,7 @@ void dz_timekeeping_init(struct dz_tick_period period)
 			 (unsigned long long)period.num, (unsigned long long)period.den);
 	tk.period = period;
 	tk.base_ns = 0;
-	tk.base_ticks = tick_count();
+	tk.base_ticks = dz_tick_count();
 	tk.cycles = 0;
 	if (tk.cs)
 		tk.last = tk.cs->read(tk.cs);
@@ -151,7 +151,7 @@ void dz_timekeeping_set_clocksource(struct clocksource *cs)
 
 	/* The new source continues from the time now: no jump. */
 	tk.base_ns = now_ns();
-	tk.base_ticks = tick_count();
+	tk.base_ticks = dz_tick_count();
 	tk.cs = cs;
 	tk.cycles = 0;
 	if (cs)

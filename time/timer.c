@@ -19,18 +19,19 @@
  * comparison with it.
  */
 #include <dynhz/timer.h>
+#include "timer-internal.h"
 #include <dynhz/jiffies.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 
-#define LVL_BITS     TIMER_WHEEL_LVL_BITS
-#define LVL_SIZE     TIMER_WHEEL_LVL_SIZE
+#define LVL_BITS     DZ_TIMER_WHEEL_LVL_BITS
+#define LVL_SIZE     DZ_TIMER_WHEEL_LVL_SIZE
 #define LVL_MASK     (LVL_SIZE - 1)
-#define LEVELS	     TIMER_WHEEL_LEVELS
+#define LEVELS	     DZ_TIMER_WHEEL_LEVELS
 #define SLOTS	     (LEVELS * LVL_SIZE)
 #define LVL_SHIFT(n) ((n) * LVL_BITS)
 /* Where a timer beyond the wheel waits: the farthest jiffy it can hold. */
-#define PARK_DELTA   (TIMER_WHEEL_RANGE - 1)
+#define PARK_DELTA   (DZ_TIMER_WHEEL_RANGE - 1)
 
 _Static_assert(LVL_SIZE == 64, "one u64 bitmap per level");
 _Static_assert(LEVELS * LVL_BITS < BITS_PER_LONG, "the wheel spans less than jiffies");
@@ -68,7 +69,7 @@ static inline u64 ror64(u64 x, unsigned int n)
 	return (x >> n) | (x << ((64 - n) & 63));
 }
 
-/* The level of a timer due delta (< TIMER_WHEEL_RANGE) jiffies after clk. */
+/* The level of a timer due delta (< DZ_TIMER_WHEEL_RANGE) jiffies after clk. */
 static inline unsigned int delta_level(unsigned long delta)
 {
 	unsigned int msb = BITS_PER_LONG - 1 - (unsigned int)__builtin_clzl(delta | 1);
@@ -81,13 +82,13 @@ static inline unsigned int delta_level(unsigned long delta)
  * rounded down to a multiple of 64^n: a delta of at least 64^n puts that
  * jiffy at or after clk, and it is where the level turns to that slot.
  */
-static inline void enqueue(struct timer_list *t)
+static inline void wheel_enqueue(struct timer_list *t)
 {
 	unsigned long when = t->expires, delta = when - base.clk;
 	unsigned int lvl, sh, idx;
 	unsigned long reach;
 
-	if (unlikely(delta >= TIMER_WHEEL_RANGE)) {
+	if (unlikely(delta >= DZ_TIMER_WHEEL_RANGE)) {
 		if (delta > (unsigned long)LONG_MAX + 1) {
 			/*
 			 * Already due (time_after_eq(clk, expires)): the next
@@ -120,7 +121,7 @@ static inline void enqueue(struct timer_list *t)
  * only node, so the slot's bit is left alone, as it should. base.next
  * stays: early is harmless.
  */
-static inline void dequeue(struct timer_list *t)
+static inline void wheel_dequeue(struct timer_list *t)
 {
 	unsigned int idx = t->idx;
 
@@ -142,12 +143,12 @@ int mod_timer(struct timer_list *t, unsigned long expires)
 		/* Where it is filed is still right for the same expiry. */
 		if (t->expires == expires)
 			goto out;
-		dequeue(t);
+		wheel_dequeue(t);
 	} else {
 		base.stats.pending++;
 	}
 	t->expires = expires;
-	enqueue(t);
+	wheel_enqueue(t);
 out:
 	dz_irq_restore(flags);
 	return was;
@@ -165,7 +166,7 @@ int del_timer(struct timer_list *t)
 	int was = timer_pending(t);
 
 	if (was) {
-		dequeue(t);
+		wheel_dequeue(t);
 		base.stats.pending--;
 	}
 	dz_irq_restore(flags);
@@ -221,7 +222,7 @@ static void cascade(unsigned int lvl, unsigned int s)
 		struct timer_list *t = dz_container_of(work.first, struct timer_list, entry);
 
 		dz_hlist_del_init(&t->entry);
-		enqueue(t);
+		wheel_enqueue(t);
 		base.stats.cascaded++;
 	}
 }
@@ -274,10 +275,10 @@ static void update_next(void)
 {
 	unsigned long delta = next_event_delta();
 
-	base.next = base.clk + (delta < TIMER_WHEEL_RANGE ? delta : TIMER_WHEEL_RANGE);
+	base.next = base.clk + (delta < DZ_TIMER_WHEEL_RANGE ? delta : DZ_TIMER_WHEEL_RANGE);
 }
 
-static inline void check_jiffies(unsigned long now)
+static inline void wheel_check_clk(unsigned long now)
 {
 #ifdef DYNHZ_DEBUG
 	unsigned long prev = base.clk - 1;
@@ -293,7 +294,7 @@ static void run_timers(void)
 {
 	unsigned long now = jiffies;
 
-	check_jiffies(now);
+	wheel_check_clk(now);
 	while (time_after_eq(now, base.clk)) {
 		unsigned long next = base.next;
 
@@ -319,16 +320,8 @@ void dz_timer_tick(void)
 		return;
 	}
 	/* The common tick: nothing to do up to now. */
-	check_jiffies(now);
+	wheel_check_clk(now);
 	base.clk = now + 1;
-}
-
-void dz_run_timers(void)
-{
-	unsigned long flags = dz_irq_save();
-
-	run_timers();
-	dz_irq_restore(flags);
 }
 
 unsigned long dz_timer_idle_ticks(void)
@@ -371,7 +364,7 @@ static unsigned long slot_min_delta(unsigned int idx, unsigned long best)
  * that bound is no better than the best expiry found. Parked timers make a
  * slot's bound loose, hence the walk rather than the first slot alone.
  */
-unsigned long timer_next_expiry(void)
+unsigned long dz_timer_next_expiry(void)
 {
 	unsigned long flags = dz_irq_save();
 	unsigned long clk = base.clk, best = ULONG_MAX;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include <dynhz/dynhz.h>
+#include <dynhz/host.h>
 
 int main(int argc, char **argv)
 {

@@ -21,7 +21,7 @@
 #include <asm/tick.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/errno.h>
-#include <dynhz/pit.h>
+#include <asm/i8254.h>
 #include <dynhz/printk.h>
 #include <dynhz/time64.h>
 #include <dynhz/wide.h>
@@ -148,7 +148,7 @@ static int lapic_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	u64 counts;
 
 	(void)dev;
-	if (hz < HZ_MIN || hz > HZ_MAX || !tsc_hz())
+	if (hz < DZ_HZ_MIN || hz > DZ_HZ_MAX || !tsc_hz())
 		return -DZ_ERANGE;
 #ifdef CONFIG_HZ
 	*period = (struct dz_tick_period){ DZ_TC_PERIOD_NUM, DZ_TC_PERIOD_DEN };
@@ -228,8 +228,9 @@ static void calibrate(void)
 	apic_write(APIC_TIMER_INIT, 0);
 	khz = timer_rate / 1000;
 	counts_per_tsc = ((timer_rate << 32) + tsc_hz() - 1) / tsc_hz();
-	lapic_clockevent.min_delta_ns = (NSEC_PER_SEC + timer_rate - 1) / timer_rate;
-	lapic_clockevent.max_delta_ns = (u64)U32_MAX * NSEC_PER_SEC / timer_rate;
+	lapic_clockevent.freq_hz = timer_rate;
+	lapic_clockevent.min_delta_ticks = 1;
+	lapic_clockevent.max_delta_ticks = U32_MAX;
 	dz_printk("lapic: timer %llu.%03llu MHz, calibrated against the PIT\n",
 		  (unsigned long long)(khz / 1000), (unsigned long long)(khz % 1000));
 }

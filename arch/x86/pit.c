@@ -26,7 +26,6 @@
 #include <asm/tick.h>
 #include <asm/tsc.h>
 #include <asm/lapic.h>
-#include <dynhz/pit.h>
 #include <dynhz/errno.h>
 #include <dynhz/time64.h>
 
@@ -169,8 +168,10 @@ void pit_idle_use_lapic(void)
 	idle.proxy.name = "pit-idle";
 	idle.proxy.event_handler = pit_idle_event;
 	lapic_timer_route(&idle.proxy);
-	pit_clockevent.min_delta_ns = lapic_clockevent.min_delta_ns;
-	pit_clockevent.max_delta_ns = lapic_clockevent.max_delta_ns;
+	/* The one-shot counter is the LAPIC timer's (the core derives the ns). */
+	pit_clockevent.freq_hz = lapic_clockevent.freq_hz;
+	pit_clockevent.min_delta_ticks = lapic_clockevent.min_delta_ticks;
+	pit_clockevent.max_delta_ticks = lapic_clockevent.max_delta_ticks;
 	idle.on = true;
 }
 
@@ -180,9 +181,9 @@ static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	unsigned int div;
 	u64 now;
 
-	if (hz < HZ_MIN || hz > HZ_MAX)
+	if (hz < DZ_HZ_MIN || hz > DZ_HZ_MAX)
 		return -DZ_ERANGE;
-	div = dz_pit_divisor(hz);
+	div = pit_divisor(hz);
 	idle_disarm();
 	/*
 	 * Read before the load: tick n then comes no earlier than n periods
@@ -200,7 +201,7 @@ static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	track_start(div, now);
 	track.fresh = idle.on;
 	irq_register(PIT_IRQ, pit_interrupt, dev);
-	*period = dz_pit_period(hz);
+	*period = pit_period(hz);
 	return 0;
 }
 
@@ -248,9 +249,10 @@ struct clock_event_device pit_clockevent = {
 	.set_state_periodic = pit_set_periodic,
 	.set_next_event_ns = pit_set_next_event_ns,
 	.set_state_shutdown = pit_shutdown,
-	/* one input clock, rounded up; the 16-bit counter's reach, rounded down */
-	.min_delta_ns = (NSEC_PER_SEC + PIT_FREQ - 1) / PIT_FREQ,
-	.max_delta_ns = (u64)PIT_DIVISOR_MAX * NSEC_PER_SEC / PIT_FREQ,
+	/* mode 0: one input clock to the 16-bit counter's reach */
+	.freq_hz = PIT_FREQ,
+	.min_delta_ticks = 1,
+	.max_delta_ticks = PIT_DIVISOR_MAX,
 };
 
 struct measure {

@@ -131,7 +131,7 @@ void serial_setup_poll(const char *cmdline)
 	dz_param_uint(&p, 0, POLL_MAX, 0, &ticks);
 	if (!ticks)
 		return;
-	poll_jiffies = user_to_kernel_hz(UCLOCK(ticks));
+	poll_jiffies = user_to_kernel_hz(DZ_UCLOCK(ticks));
 	dz_printk("serial: receive polled every %lu USER_HZ ticks = %lu jiffies = %u us\n", ticks,
 		  poll_jiffies, jiffies_to_usecs(poll_jiffies));
 }

@@ -10,7 +10,7 @@
 #include <asm/i8254.h>
 #include <asm/cpu.h>
 #include <dynhz/clocksource.h>
-#include <dynhz/pit.h>
+#include <asm/i8254.h>
 #include <dynhz/printk.h>
 #include <dynhz/time64.h>
 #include <dynhz/wide.h>
@@ -57,6 +57,6 @@ u64 tsc_init(void)
 	ns_mult = ((NSEC_PER_SEC << 32) + tsc_rate / 2) / tsc_rate;
 	dz_printk("tsc: %llu.%03llu MHz, calibrated against the PIT\n",
 		  (unsigned long long)(khz / 1000), (unsigned long long)(khz % 1000));
-	clocksource_register(&tsc_clocksource, tsc_rate);
+	clocksource_register_hz(&tsc_clocksource, tsc_rate);
 	return tsc_rate;
 }

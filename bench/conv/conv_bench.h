@@ -5,7 +5,7 @@
  * Each implementation lives in its own translation unit, so every one of
  * them gets its own copy of the static inline conversions, compiled with its
  * own flags:
- *	var	kern_dynhz.c, variable build: constants read from dynhz_tc
+ *	var	kern_dynhz.c, variable build: constants read from dz_tc
  *	const	kern_dynhz.c again, with -DCONFIG_HZ=250: constants are literals
  *	div	kern_div.c: the exact formula with a runtime division
  * Each one exports a loop per conversion that converts n inputs read from

@@ -170,9 +170,9 @@ static void div_init(struct div_conv *c, u64 mul, u64 div, bool up, u64 in_max, 
 
 void conv_div_setup(void)
 {
-	u64 num = dynhz_hz_state.period.num, den = dynhz_hz_state.period.den;
+	u64 num = dz_hz_period().num, den = dz_hz_period().den;
 
-	if (!dynhz_hz_state.ready)
+	if (!dz_hz_state_get().ready)
 		fail("dynhz_boot() has not run");
 	/* A jiffy is num/den s: x units of 1/r s are x * den / (r * num) jiffies. */
 	div_init(&ms_j, den, MSEC_PER_SEC * num, true, U32_MAX, MAX_JIFFY_OFFSET, false, false);
@@ -193,8 +193,8 @@ static unsigned int impl_hz(void)
 
 static void impl_period(u64 *num, u64 *den)
 {
-	*num = dynhz_hz_state.period.num;
-	*den = dynhz_hz_state.period.den;
+	*num = dz_hz_period().num;
+	*den = dz_hz_period().den;
 }
 
 const struct conv_impl conv_impl_div = {

@@ -25,8 +25,8 @@ CONV_BENCH_LOOP(jiffies_to_msecs, unsigned long, jiffies_to_msecs(in[i]))
 CONV_BENCH_LOOP(jiffies_to_usecs, unsigned long, jiffies_to_usecs(in[i]))
 CONV_BENCH_LOOP(jiffies_to_nsecs, unsigned long, jiffies_to_nsecs(in[i]))
 CONV_BENCH_LOOP(jiffies64_to_nsecs, u64, jiffies64_to_nsecs(in[i]))
-CONV_BENCH_LOOP(jiffies_to_clock_t, unsigned long, uclock_ticks(jiffies_to_clock_t(in[i])))
-CONV_BENCH_LOOP(clock_t_to_jiffies, unsigned long, clock_t_to_jiffies(UCLOCK(in[i])))
+CONV_BENCH_LOOP(jiffies_to_clock_t, unsigned long, dz_uclock_ticks(jiffies_to_clock_t(in[i])))
+CONV_BENCH_LOOP(clock_t_to_jiffies, unsigned long, clock_t_to_jiffies(DZ_UCLOCK(in[i])))
 
 static unsigned int impl_hz(void)
 {
@@ -39,8 +39,8 @@ static void impl_period(u64 *num, u64 *den)
 	*num = DZ_TC_PERIOD_NUM;
 	*den = DZ_TC_PERIOD_DEN;
 #else
-	*num = dynhz_hz_state.period.num;
-	*den = dynhz_hz_state.period.den;
+	*num = dz_hz_period().num;
+	*den = dz_hz_period().den;
 #endif
 }
 

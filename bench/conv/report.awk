@@ -93,7 +93,7 @@ END {
 	table("chain", "Latency: each input's address depends on the previous result (i += r & zero)")
 
 	printf("\nColumns:\n")
-	printf("  var      the variable build: HZ set at boot (hz=%s), constants read from dynhz_tc\n", info["hz"])
+	printf("  var      the variable build: HZ set at boot (hz=%s), constants read from dz_tc\n", info["hz"])
 	printf("  const    the constant build: CONFIG_HZ=%s, the same code with literal constants\n", info["hz"])
 	printf("  div      plain runtime division, exact: (x * mul + add) / div with mul, div\n")
 	printf("           set at boot; \"div bits\": product and division in 64 bits, or in\n")

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include <dynhz/dynhz.h>
+#include <dynhz/host.h>
 
 #define NTIMERS 10
 
@@ -73,7 +74,7 @@ static u64 run(unsigned int hz, bool nohz, bool load, unsigned int secs, u64 *li
 
 	snprintf(cl, sizeof(cl), "hz=%u nohz=%s", hz, nohz ? "on" : "off");
 	dynhz_host_set_quiet(true);
-	if (dynhz_boot_quiet(cl) || tick_nohz_active() != nohz) {
+	if (dynhz_boot_quiet(cl) || dz_tick_nohz_active() != nohz) {
 		fprintf(stderr, "nohz-bench: cannot boot with %s\n", cl);
 		exit(1);
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <dynhz/dynhz.h>
+#include <dynhz/host.h>
 
 #include "timers_bench.h"
 

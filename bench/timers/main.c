@@ -41,7 +41,8 @@
 #include <valgrind/callgrind.h>
 
 #include <dynhz/dynhz.h>
-#include <dynhz/pit.h>
+#include <dynhz/host.h>
+#define PIT_FREQ DYNHZ_HOST_CLOCK_HZ
 
 #include "../rng.h"
 #include "timers_bench.h"
@@ -319,7 +320,7 @@ static void info(void)
 	printf("info,horizon_ms,%u\n", TB_HORIZON_MS);
 	printf("info,margin_ms,%u\n", MARGIN_MS);
 	boot_hz(TB_HZ);
-	printf("info,jiffy_ps,%llu\n", (unsigned long long)dz_tick_ps(dynhz_hz_state.period));
+	printf("info,jiffy_ps,%llu\n", (unsigned long long)dz_tick_ps(dz_hz_period()));
 	printf("info,horizon_j,%lu\n", msecs_to_jiffies(TB_HORIZON_MS));
 	if (!clock_getres(CLOCK_MONOTONIC_COARSE, &res))
 		printf("info,coarse_res_ns,%ld\n", (long)res.tv_sec * 1000000000L + res.tv_nsec);
@@ -558,9 +559,9 @@ static void drift(void)
 		double rate, secs;
 
 		boot_hz(hz);
-		if (dynhz_hz_state.period.den != PIT_FREQ)
+		if (dz_hz_period().den != PIT_FREQ)
 			tb_die("drift: hz=%u: the period is not a PIT period", hz);
-		divisor = dynhz_hz_state.period.num;
+		divisor = dz_hz_period().num;
 		rate = (double)PIT_FREQ / (double)divisor;
 		ticks = 86400ULL * PIT_FREQ / divisor; /* whole ticks in a day */
 		want = exact_ns(ticks, divisor);
@@ -570,13 +571,13 @@ static void drift(void)
 		dynhz_host_run_ticks((unsigned long)ticks);
 		secs = (double)(clock_ns() - t0) * 1e-9;
 		kt_cs = ktime_get_ns();
-		if (tick_count() != ticks)
+		if (dz_tick_count() != ticks)
 			tb_die("drift: hz=%u: %llu ticks counted, %llu delivered", hz,
-			       (unsigned long long)tick_count(), (unsigned long long)ticks);
+			       (unsigned long long)dz_tick_count(), (unsigned long long)ticks);
 
 		/* No clocksource: time from ticks times the exact tick period. */
 		boot_hz(hz);
-		clocksource_unregister(clocksource_current());
+		clocksource_unregister(dz_clocksource_current());
 		dynhz_host_run_ticks((unsigned long)ticks);
 		kt_tick = ktime_get_ns();
 

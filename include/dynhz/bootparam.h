@@ -41,6 +41,20 @@ bool dz_param_is(const struct dz_param *p, const char *name);
 int dz_param_uint(const struct dz_param *p, unsigned long min, unsigned long max,
 		  unsigned long dflt, unsigned long *out);
 
+/*
+ * Prints the one line for a bad value: "name=value: why, using used". The
+ * name and value are shown escaped (a control character, a
+ * backslash or a byte above 0x7e as \xNN) and bounded (a longer one ends
+ * in "..."), so the message stays one line whatever the command line held.
+ */
+void dz_param_report(const struct dz_param *p, const char *why, const char *used);
+
+/*
+ * Writes s[0..len) escaped as above into out (always terminated), at most
+ * max_chars characters of it, "..." included when cut. Returns out.
+ */
+char *dz_escape(char *out, size_t size, const char *s, size_t len, size_t max_chars);
+
 /* The same without printing: the reason for a bad value goes to why. */
 int dz_param_uint_check(const struct dz_param *p, unsigned long min, unsigned long max,
 			unsigned long dflt, unsigned long *out, char *why, size_t why_size);

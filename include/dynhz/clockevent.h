@@ -3,11 +3,15 @@
  * Clock-event devices: hardware that raises an interrupt after a programmed
  * time (the PIT, the local APIC timer, the host's simulated PIT).
  *
- * A driver fills in the callbacks, registers the device, and calls
- * dev->event_handler(dev) from its interrupt. The core sets event_handler:
- * to the periodic tick once dz_time_init() has made the device the tick
- * device, to a handler that does nothing before that (so an early interrupt
- * is harmless). One-shot programming is here for tickless idle.
+ * The driver contract, three calls and three numbers: the driver fills in
+ * set_state_periodic, set_next_event_ns (if it has a one-shot mode) and
+ * set_state_shutdown; for one-shot it also gives the rate its counter runs
+ * at (freq_hz) and the shortest and longest count it can be programmed
+ * with (min_delta_ticks, max_delta_ticks). It registers the device, and its
+ * interrupt calls dev->event_handler(dev). The core derives the nanosecond
+ * limits at registration, sets event_handler (a no-op until dz_time_init()
+ * makes the device the tick device, so an early interrupt is harmless), and
+ * decides when to program what.
  */
 #ifndef DYNHZ_CLOCKEVENT_H
 #define DYNHZ_CLOCKEVENT_H
@@ -36,43 +40,37 @@ struct clock_event_device {
 	 */
 	int (*set_state_periodic)(struct clock_event_device *dev, unsigned int hz,
 				  struct dz_tick_period *period);
-	/* One interrupt after delta_ns (never earlier); NULL if not supported. */
+	/*
+	 * One interrupt after delta_ns, never earlier: the core keeps delta_ns
+	 * within [min_delta_ns, max_delta_ns], the driver rounds it up to its
+	 * counter. NULL if there is no one-shot mode.
+	 */
 	int (*set_next_event_ns)(struct clock_event_device *dev, u64 delta_ns);
 	int (*set_state_shutdown)(struct clock_event_device *dev);
 	/* Set by the core; the driver's interrupt calls it. */
 	void (*event_handler)(struct clock_event_device *dev);
-	u64 min_delta_ns, max_delta_ns; /* one-shot limits */
-	void *priv;			/* the driver's */
+	/* One-shot counter: its rate and the counts it can be programmed with. */
+	u64 freq_hz;
+	u64 min_delta_ticks, max_delta_ticks;
+	void *priv; /* the driver's */
 
 	/* owned by the core */
+	u64 min_delta_ns; /* ceil(min_delta_ticks * 10^9 / freq_hz) */
+	u64 max_delta_ns; /* floor(max_delta_ticks * 10^9 / freq_hz) */
 	enum clock_event_state state;
 	struct clock_event_device *next_dev;
 };
 
 /*
- * Makes the device known to the core (registering it twice is harmless).
- * Its event_handler becomes a no-op until it is made the tick device.
+ * Makes the device known to the core and derives its nanosecond limits
+ * (registering it again, after its one-shot numbers changed, derives them
+ * again). Its event_handler becomes a no-op until it is made the tick
+ * device. Returns 0, or -DZ_EINVAL for a one-shot device without a rate or
+ * with min_delta_ticks > max_delta_ticks (the device is then not one-shot).
  */
-void clockevents_register_device(struct clock_event_device *dev);
-
-/* Asks for periodic ticks at hz: the driver's set_state_periodic, checked. */
-int clockevents_set_periodic(struct clock_event_device *dev, unsigned int hz,
-			     struct dz_tick_period *period);
-
-/*
- * One-shot: an interrupt delta_ns from now, clamped into the device's
- * [min_delta_ns, max_delta_ns] (so the event may come later than asked,
- * never earlier). -DZ_ENOSYS if the device has no one-shot mode.
- */
-int clockevents_program_next_ns(struct clock_event_device *dev, u64 delta_ns);
-
-/* Stops the device's interrupts. */
-int clockevents_shutdown(struct clock_event_device *dev);
+int clockevents_register_device(struct clock_event_device *dev);
 
 /* The device's handler until the core takes it over: does nothing. */
 void clockevents_handle_noop(struct clock_event_device *dev);
-
-/* The registered devices, most recent first (NULL-terminated via next_dev). */
-struct clock_event_device *clockevents_devices(void);
 
 #endif

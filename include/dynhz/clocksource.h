@@ -21,7 +21,7 @@ struct clocksource {
 	u64 (*read)(struct clocksource *cs);
 	u64 mask; /* the counter's width: U64_MAX, 0xffffffff, 0xffffff, ... */
 
-	/* owned by the core, filled in by clocksource_register() */
+	/* owned by the core, filled in by clocksource_register_hz() */
 	u64 freq_hz;
 	struct dz_conv cyc2ns; /* cycles -> ns, rounded down */
 };
@@ -34,16 +34,16 @@ struct clocksource {
  * -DZ_EINVAL for a missing read, a zero mask or a zero frequency, or
  * -DZ_ERANGE for a frequency the exact conversion cannot serve.
  */
-int clocksource_register(struct clocksource *cs, u64 freq_hz);
+int clocksource_register_hz(struct clocksource *cs, u64 freq_hz);
 
 /* Stops using cs: timekeeping goes on from ticks, without a jump. */
 void clocksource_unregister(struct clocksource *cs);
 
 /* The clocksource in use, or NULL when the time comes from ticks. */
-struct clocksource *clocksource_current(void);
+struct clocksource *dz_clocksource_current(void);
 
 /* Exact: floor(cycles * 10^9 / freq_hz) (saturating past 2^64 - 1 ns). */
-static inline u64 clocksource_cyc2ns(const struct clocksource *cs, u64 cycles)
+static inline u64 dz_clocksource_cyc2ns(const struct clocksource *cs, u64 cycles)
 {
 	return dz_conv_wide(&cs->cyc2ns, cycles);
 }

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The whole public API of the dynhz core. */
+/*
+ * The whole public API of the dynhz core (the hosted port's is
+ * <dynhz/host.h>, a port's side is <dynhz/port.h>).
+ */
 #ifndef DYNHZ_DYNHZ_H
 #define DYNHZ_DYNHZ_H
 
@@ -16,6 +19,5 @@
 #include <dynhz/timekeeping.h>
 #include <dynhz/timer.h>
 #include <dynhz/tick.h>
-#include <dynhz/host.h>
 
 #endif

@@ -7,6 +7,13 @@
 #define DYNHZ_HOST_H
 
 #include <dynhz/types.h>
+#include <dynhz/hz.h>
+
+/* The simulated PIT's input clock, as the 8254's: it is also the clocksource. */
+#define DYNHZ_HOST_CLOCK_HZ 1193182U
+
+/* The exact tick the simulated PIT makes at hz: nearest divisor / 1193182 s. */
+struct dz_tick_period dynhz_host_pit_period(unsigned int hz);
 
 /*
  * Boots the core as the kernel would: reads hz= / HZ= from cmdline (NULL

@@ -19,31 +19,31 @@
 #define USER_HZ 100	/* x86; the tests also build with 32 and 1024 */
 #endif
 
-#define HZ_MIN	   19	 /* the PIT's 16-bit divisor cannot go slower */
-#define HZ_MAX	   10000 /* beyond this the tick is all overhead */
-#define HZ_DEFAULT 250
+#define DZ_HZ_MIN	   19	 /* the PIT's 16-bit divisor cannot go slower */
+#define DZ_HZ_MAX	   10000 /* beyond this the tick is all overhead */
+#define DZ_HZ_DEFAULT 250
 
 #if defined(CONFIG_HZ)
-#if CONFIG_HZ < HZ_MIN || CONFIG_HZ > HZ_MAX
+#if CONFIG_HZ < DZ_HZ_MIN || CONFIG_HZ > DZ_HZ_MAX
 #error "CONFIG_HZ out of range 19..10000"
 #endif
 #define HZ ((unsigned int)CONFIG_HZ)
 #elif defined(DYNHZ_DEBUG)
 #define HZ dz_hz_checked(__FILE__, __LINE__)
 #else
-#define HZ ((unsigned int)dynhz_hz)
+#define HZ ((unsigned int)dz_hz_value)
 #endif
 
-/* Written once by hz setup; read it through HZ. */
-extern unsigned int dynhz_hz;
+/* Written once by hz setup; read it through HZ, never write it. */
+extern unsigned int dz_hz_value;
 unsigned int dz_hz_checked(const char *file, int line);
 
 /* Where the HZ in force came from (the `source=` of the boot report). */
 enum dz_hz_source {
-	DZ_HZ_DEFAULT,	/* no hz= given, or it was not a number */
-	DZ_HZ_CMDLINE,	/* hz= as given */
-	DZ_HZ_CLAMPED,	/* hz= out of range, the nearest bound used */
-	DZ_HZ_CONSTANT, /* the constant build: CONFIG_HZ */
+	DZ_HZ_SRC_DEFAULT,	/* no hz= given, or it was not a number */
+	DZ_HZ_SRC_CMDLINE,	/* hz= as given */
+	DZ_HZ_SRC_CLAMPED,	/* hz= out of range, the nearest bound used */
+	DZ_HZ_SRC_CONSTANT, /* the constant build: CONFIG_HZ */
 };
 
 /* The exact length of one jiffy, num/den seconds, as the device really ticks. */
@@ -60,7 +60,15 @@ struct dz_hz_state {
 	const char *device;		/* clock-event device name */
 	struct dz_tick_period period;
 };
-extern struct dz_hz_state dynhz_hz_state;
+
+/* A copy of what hz setup decided (ready is false before it ran). */
+struct dz_hz_state dz_hz_state_get(void);
+
+/* The exact tick period of this boot ({0, 0} before hz setup). */
+struct dz_tick_period dz_hz_period(void);
+
+/* Where HZ came from. */
+enum dz_hz_source dz_hz_source(void);
 
 /*
  * Reads hz= (or HZ=; the last of either wins) from a kernel command line.

@@ -62,10 +62,10 @@ u64 get_jiffies_64(void);
  */
 typedef struct {
 	unsigned long ticks;
-} uclock_t;
+} dz_uclock_t;
 
-#define UCLOCK(n) ((uclock_t){ .ticks = (n) })
-static inline unsigned long uclock_ticks(uclock_t t)
+#define DZ_UCLOCK(n) ((dz_uclock_t){ .ticks = (n) })
+static inline unsigned long dz_uclock_ticks(dz_uclock_t t)
 {
 	return t.ticks;
 }
@@ -84,8 +84,8 @@ int dz_timeconst_build(struct dz_timeconst *tc, struct dz_tick_period p);
 #include <dynhz/timeconst.h> /* generated: dz_tc_fixed for CONFIG_HZ */
 #define DZ_TC dz_tc_fixed
 #else
-extern struct dz_timeconst dynhz_tc;
-#define DZ_TC dynhz_tc
+extern struct dz_timeconst dz_tc;
+#define DZ_TC dz_tc
 #endif
 
 /*
@@ -207,19 +207,19 @@ static inline u64 jiffies64_to_nsecs(u64 j)
 }
 
 /* Jiffies to USER_HZ ticks, for statistics: rounds down. */
-static inline uclock_t jiffies_to_clock_t(unsigned long j)
+static inline dz_uclock_t jiffies_to_clock_t(unsigned long j)
 {
-	return UCLOCK((unsigned long)DZ_CONVERT(j_to_clock, j));
+	return DZ_UCLOCK((unsigned long)DZ_CONVERT(j_to_clock, j));
 }
 
 /* USER_HZ ticks to jiffies, for timeouts: rounds up. */
-static inline unsigned long clock_t_to_jiffies(uclock_t c)
+static inline unsigned long clock_t_to_jiffies(dz_uclock_t c)
 {
 	return (unsigned long)DZ_CONVERT(clock_to_j, c.ticks);
 }
 
 /* A tick-valued boot or driver parameter (in USER_HZ) to jiffies, once at boot. */
-static inline unsigned long user_to_kernel_hz(uclock_t c)
+static inline unsigned long user_to_kernel_hz(dz_uclock_t c)
 {
 	return clock_t_to_jiffies(c);
 }

@@ -2,10 +2,13 @@
 /*
  * What the core needs from the platform it runs on: somewhere to print, a
  * way to stop, and a way to keep the tick interrupt out of a critical
- * section. The hosted port (host/) and the x86 kernel (arch/x86/) each
- * implement the first two; the interrupt flag is saved and restored inline,
- * by the port's header chosen at build time (the kernel's build defines
- * DYNHZ_ARCH_X86), so that the timer operations stay leaf functions.
+ * section (docs/PORTING.md). A port implements the first two as functions.
+ * The interrupt flag is saved and restored inline, so that the timer
+ * operations stay leaf functions: a port with interrupts names its own
+ * header in DYNHZ_PORT_IRQFLAGS_H when it builds the core (the x86 kernel:
+ * -DDYNHZ_PORT_IRQFLAGS_H='<asm/irqflags.h>'), which defines both as static
+ * inline functions. Without it they are no-ops, as on the hosted port,
+ * where ticks are function calls.
  */
 #ifndef DYNHZ_PORT_H
 #define DYNHZ_PORT_H
@@ -24,8 +27,8 @@ _Noreturn void dz_port_panic_exit(void);
  * changes the same data. Nest freely. No-ops on the host, where ticks are
  * function calls.
  */
-#if defined(DYNHZ_ARCH_X86)
-#include <asm/irqflags.h>
+#ifdef DYNHZ_PORT_IRQFLAGS_H
+#include DYNHZ_PORT_IRQFLAGS_H
 #else
 static inline unsigned long dz_irq_save(void)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The periodic tick: the one boot entry of time, and the handler that makes
- * jiffies move.
+ * The tick: the one boot entry of time, the handler that makes jiffies
+ * move (time/tick-common.c), and tickless idle (time/tick-sched.c).
  */
 #ifndef DYNHZ_TICK_H
 #define DYNHZ_TICK_H
@@ -27,13 +27,21 @@ int dz_time_init(const char *cmdline, struct clock_event_device *dev);
 int dz_time_init_quiet(const char *cmdline, struct clock_event_device *dev);
 
 /* The device that ticks, or NULL before dz_time_init(). */
-struct clock_event_device *tick_device(void);
+struct clock_event_device *dz_tick_device(void);
 
 /* Ticks since dz_time_init(): jiffies_64 - INITIAL_JIFFIES. */
-u64 tick_count(void);
+u64 dz_tick_count(void);
 
 /*
- * Skipping idle ticks (the host's fast-forward now, tickless idle later):
+ * A hook the port's tick work hangs on (the kernel's scheduler accounting):
+ * called on every interrupt of the tick device, after the core's own work
+ * (jiffies, timekeeping, timers), with interrupts off. NULL: none.
+ */
+void dz_tick_set_hook(void (*hook)(void));
+
+/*
+ * Skipping idle ticks, for a port that simulates time (the hosted port's
+ * fast-forward):
  * dz_tick_idle_max() is how many of the coming ticks could pass with nothing
  * to do (no timer expires or moves, no clocksource wrap to catch; U64_MAX if
  * nothing at all is pending); dz_tick_skip(n) accounts n <= that many ticks
@@ -63,7 +71,7 @@ void tick_nohz_idle_enter(void);
 void tick_nohz_idle_exit(void);
 
 /* nohz=on and the device and clocksource allow it. */
-bool tick_nohz_active(void);
+bool dz_tick_nohz_active(void);
 
 /* Counters since dz_time_init(). */
 struct dz_tick_stats {

@@ -13,14 +13,14 @@
  * already not pending, and may add, modify or delete any timer, themselves
  * too.
  *
- * The wheel (time/timer.c) has TIMER_WHEEL_LEVELS levels of 64 slots; level
+ * The wheel (time/timer.c) has DZ_TIMER_WHEEL_LEVELS levels of 64 slots; level
  * n holds the timers due 64^n to 64^(n+1) - 1 jiffies ahead, in slots of
  * 64^n jiffies. When the clock reaches a slot of a higher level its timers
  * cascade down, so each timer is exact; a timer moves at most once per
  * level, so a tick costs O(1) amortized whatever the number pending, and a
  * tick before the next jiffy with work (lowered as timers are filed, found
  * again from per-level bitmaps of occupied slots) is a few instructions.
- * The wheel holds TIMER_WHEEL_RANGE - 1 = 2^30 - 1
+ * The wheel holds DZ_TIMER_WHEEL_RANGE - 1 = 2^30 - 1
  * jiffies: 654 days at HZ=19, 29.8 hours at HZ=10000. A later expiry is
  * parked in the farthest slot and re-filed when the wheel reaches it, so it
  * stays exact (2^30 - 2^24 jiffies pass between two re-filings).
@@ -51,10 +51,10 @@ struct timer_list {
 #define TIMER_IRQSAFE	 0x00200000
 #define TIMER_INIT_FLAGS (TIMER_DEFERRABLE | TIMER_PINNED | TIMER_IRQSAFE)
 
-#define TIMER_WHEEL_LVL_BITS 6
-#define TIMER_WHEEL_LVL_SIZE (1U << TIMER_WHEEL_LVL_BITS)
-#define TIMER_WHEEL_LEVELS   5
-#define TIMER_WHEEL_RANGE    (1UL << (TIMER_WHEEL_LEVELS * TIMER_WHEEL_LVL_BITS))
+#define DZ_TIMER_WHEEL_LVL_BITS 6
+#define DZ_TIMER_WHEEL_LVL_SIZE (1U << DZ_TIMER_WHEEL_LVL_BITS)
+#define DZ_TIMER_WHEEL_LEVELS   5
+#define DZ_TIMER_WHEEL_RANGE    (1UL << (DZ_TIMER_WHEEL_LEVELS * DZ_TIMER_WHEEL_LVL_BITS))
 
 static inline void dz_timer_init(struct timer_list *t, void (*fn)(struct timer_list *),
 				 unsigned int flags)
@@ -101,8 +101,16 @@ static inline int del_timer_sync(struct timer_list *t)
 	return del_timer(t);
 }
 
+/*
+ * Linux's newer names for the same calls. POSIX <time.h> declares its own
+ * timer_delete(timer_t), so they exist only where no C library is in the
+ * way: in a freestanding (kernel) build, or when DYNHZ_KERNEL_API is
+ * defined before the first dynhz header.
+ */
+#if !__STDC_HOSTED__ || defined(DYNHZ_KERNEL_API)
 #define timer_delete(t)	     del_timer(t)
 #define timer_delete_sync(t) del_timer_sync(t)
+#endif
 
 /*
  * The jiffy at which the next timer will run (its expiry, or the next tick
@@ -110,7 +118,7 @@ static inline int del_timer_sync(struct timer_list *t)
  * For tickless idle: costs a few bit scans plus a walk of at most a few
  * slots, so call it when going idle, not on every tick.
  */
-unsigned long timer_next_expiry(void);
+unsigned long dz_timer_next_expiry(void);
 
 /* Counters, for tests and benchmarks. */
 struct dz_timer_stats {
@@ -119,22 +127,5 @@ struct dz_timer_stats {
 	u64 cascaded;	       /* timers moved down a level (or re-filed) */
 };
 void dz_timer_stats(struct dz_timer_stats *st);
-
-/* The core's side (tick.c): */
-
-/* Starts an empty wheel at jiffies; timers still pending are dropped. */
-void dz_timers_init(void);
-
-/* From the tick, after jiffies moved: runs what is due, up to jiffies. */
-void dz_timer_tick(void);
-
-/* The same outside the tick (interrupts are disabled here). */
-void dz_run_timers(void);
-
-/* How many coming ticks have no timer work (ULONG_MAX: none pending). */
-unsigned long dz_timer_idle_ticks(void);
-
-/* The wheel's side of dz_tick_skip(): n idle ticks pass at once. */
-void dz_timer_skip(u64 n);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <dynhz/dynhz.h>
+#include <dynhz/host.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -114,8 +115,8 @@ static void model_parse(const char *cl, struct model *m)
 	}
 
 	m->ret = 0;
-	m->hz = HZ_DEFAULT;
-	m->src = DZ_HZ_DEFAULT;
+	m->hz = DZ_HZ_DEFAULT;
+	m->src = DZ_HZ_SRC_DEFAULT;
 	if (!m->found)
 		return;
 
@@ -137,15 +138,15 @@ static void model_parse(const char *cl, struct model *m)
 		/* At most ULONG_MAX: strtoull reads it exactly. */
 		unsigned long long x = strtoull(v, NULL, 10);
 
-		if (x < HZ_MIN || x > HZ_MAX) {
+		if (x < DZ_HZ_MIN || x > DZ_HZ_MAX) {
 			m->ret = -DZ_ERANGE;
-			m->hz = x < HZ_MIN ? HZ_MIN : HZ_MAX;
-			m->src = DZ_HZ_CLAMPED;
+			m->hz = x < DZ_HZ_MIN ? DZ_HZ_MIN : DZ_HZ_MAX;
+			m->src = DZ_HZ_SRC_CLAMPED;
 			m->why = "out of range 19..10000";
 		} else {
 			m->ret = 0;
 			m->hz = (unsigned int)x;
-			m->src = DZ_HZ_CMDLINE;
+			m->src = DZ_HZ_SRC_CMDLINE;
 		}
 	}
 }
@@ -173,7 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	dz_printk("%s\n", SENTINEL);
 	ret = dynhz_boot_quiet(cl);
 
-	if (!dynhz_hz_state.ready || HZ < HZ_MIN || HZ > HZ_MAX)
+	if (!dz_hz_state_get().ready || HZ < DZ_HZ_MIN || HZ > DZ_HZ_MAX)
 		mismatch(cl, "HZ out of range:", HZ, 0);
 
 	model_parse(cl, &m);
@@ -181,8 +182,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		mismatch(cl, "returned", ret, m.ret);
 	if (HZ != m.hz)
 		mismatch(cl, "HZ", HZ, m.hz);
-	if (dynhz_hz_state.source != m.src)
-		mismatch(cl, "source", dynhz_hz_state.source, m.src);
+	if (dz_hz_state_get().source != m.src)
+		mismatch(cl, "source", dz_hz_state_get().source, m.src);
 
 	/*
 	 * The message, when it fits on one console line: none for a good

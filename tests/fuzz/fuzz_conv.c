@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include <dynhz/dynhz.h>
-#include <dynhz/pit.h>
 
 #include "ref.h"
 
@@ -76,10 +75,10 @@ static struct dz_tick_period boot_for(unsigned int hz, bool exact)
 		t.num = 1;
 		t.den = hz;
 	} else {
-		t = dz_pit_period(hz);
+		t = ref_pit_period(hz);
 	}
-	if (!dynhz_hz_state.ready || hz != cur_hz || exact != cur_exact) {
-		dz_hz_setup(hz, DZ_HZ_CMDLINE, t, exact ? "exact" : "pit");
+	if (!dz_hz_state_get().ready || hz != cur_hz || exact != cur_exact) {
+		dz_hz_setup(hz, DZ_HZ_SRC_CMDLINE, t, exact ? "exact" : "pit");
 		cur_hz = hz;
 		cur_exact = exact;
 	}
@@ -139,15 +138,15 @@ static void run(enum conv_id c, unsigned int hz, bool exact, struct dz_tick_peri
 		want = ref_j_to_ns(x, t);
 		break;
 	case C_J_TO_CLOCK:
-		got = uclock_ticks(jiffies_to_clock_t(ul));
+		got = dz_uclock_ticks(jiffies_to_clock_t(ul));
 		want = ref_j_to_clock(ul, t, USER_HZ);
 		break;
 	case C_CLOCK_TO_J:
-		got = clock_t_to_jiffies(UCLOCK(ul));
+		got = clock_t_to_jiffies(DZ_UCLOCK(ul));
 		want = ref_clock_to_j(ul, t, USER_HZ);
 		break;
 	case C_USER_TO_KERNEL:
-		got = user_to_kernel_hz(UCLOCK(ul));
+		got = user_to_kernel_hz(DZ_UCLOCK(ul));
 		want = ref_clock_to_j(ul, t, USER_HZ);
 		break;
 	case C_TS_TO_J:
@@ -163,7 +162,7 @@ static void run(enum conv_id c, unsigned int hz, bool exact, struct dz_tick_peri
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	unsigned int hz = HZ_MIN + (unsigned int)(get_le(data, size, 0, 2) % (HZ_MAX - HZ_MIN + 1));
+	unsigned int hz = DZ_HZ_MIN + (unsigned int)(get_le(data, size, 0, 2) % (DZ_HZ_MAX - DZ_HZ_MIN + 1));
 	unsigned int sel = (unsigned int)get_le(data, size, 2, 1);
 	unsigned int shift = (unsigned int)get_le(data, size, 3, 1) % 64;
 	u64 x = get_le(data, size, 4, 8) >> shift;

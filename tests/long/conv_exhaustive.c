@@ -11,7 +11,8 @@
 #include <stdlib.h>
 
 #include <dynhz/dynhz.h>
-#include <dynhz/pit.h>
+#include <dynhz/host.h>
+#include "ref.h"
 
 struct walk {
 	u64 quo, rem, p, q;
@@ -72,10 +73,10 @@ int main(int argc, char **argv)
 	dynhz_host_set_quiet(true);
 	for (int i = 1; i < argc; i++) {
 		unsigned int hz = (unsigned int)atoi(argv[i]);
-		struct dz_tick_period t = dz_pit_period(hz);
+		struct dz_tick_period t = ref_pit_period(hz);
 		unsigned long b;
 
-		dz_hz_setup(hz, DZ_HZ_CMDLINE, t, "pit");
+		dz_hz_setup(hz, DZ_HZ_SRC_CMDLINE, t, "pit");
 		b = check_ms_to_j(t) + check_j_to_ms(t);
 		printf("HZ %5u: 2 x 2^32 inputs, %lu wrong\n", hz, b);
 		fflush(stdout);

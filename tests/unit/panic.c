@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <dynhz/dynhz.h>
+#include <dynhz/host.h>
 
 #include "panic.h"
 

@@ -42,6 +42,23 @@ uint64_t ref_ts_to_j(int64_t sec, long nsec, struct dz_tick_period t);
 /* The largest jiffies offset a conversion may return on this word size. */
 #define REF_MAX_JIFFY_OFFSET ((uint64_t)((LONG_MAX >> 1) - 1))
 
+/*
+ * The 8254 PIT as the datasheet gives it: a 1193182 Hz input clock divided
+ * by the nearest 16-bit divisor, so a jiffy lasts divisor / 1193182 s.
+ */
+#define REF_PIT_HZ 1193182U
+static inline unsigned int ref_pit_divisor(unsigned int hz)
+{
+	return (REF_PIT_HZ + hz / 2) / hz;
+}
+
+static inline struct dz_tick_period ref_pit_period(unsigned int hz)
+{
+	struct dz_tick_period p = { ref_pit_divisor(hz), REF_PIT_HZ };
+
+	return p;
+}
+
 /* A small deterministic generator (xorshift64*), so failures reproduce. */
 uint64_t ref_rand(uint64_t *state);
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <dynhz/dynhz.h>
+#include <dynhz/host.h>
 
 #include "ref.h"
 
@@ -102,13 +103,13 @@ static unsigned long pit_divisor_for(unsigned int hz)
 static const char *source_name(enum dz_hz_source s)
 {
 	switch (s) {
-	case DZ_HZ_DEFAULT:
+	case DZ_HZ_SRC_DEFAULT:
 		return "default";
-	case DZ_HZ_CMDLINE:
+	case DZ_HZ_SRC_CMDLINE:
 		return "cmdline";
-	case DZ_HZ_CLAMPED:
+	case DZ_HZ_SRC_CLAMPED:
 		return "clamped";
-	case DZ_HZ_CONSTANT:
+	case DZ_HZ_SRC_CONSTANT:
 		return "constant";
 	}
 	return "?";
@@ -117,12 +118,12 @@ static const char *source_name(enum dz_hz_source s)
 /* The state any boot must leave, whatever the command line was. */
 static void check_booted(const char *cmdline, unsigned int hz, enum dz_hz_source src)
 {
-	const struct dz_hz_state *st = &dynhz_hz_state;
+	const struct dz_hz_state state = dz_hz_state_get(), *st = &state;
 	unsigned long initial = (unsigned long)0 - 300UL * hz;
 
 	EXPECT(st->ready, "[%s] not ready", cmdline);
 	EXPECT(HZ == hz, "[%s] HZ %u, expected %u", cmdline, (unsigned int)HZ, hz);
-	EXPECT(dynhz_hz == hz, "[%s] dynhz_hz %u, expected %u", cmdline, dynhz_hz, hz);
+	EXPECT(dz_hz_value == hz, "[%s] dz_hz_value %u, expected %u", cmdline, dz_hz_value, hz);
 	EXPECT(st->hz == hz, "[%s] state.hz %u, expected %u", cmdline, st->hz, hz);
 	EXPECT(st->source == src, "[%s] source %s, expected %s", cmdline, source_name(st->source),
 	       source_name(src));
@@ -165,12 +166,12 @@ struct boot_case {
 	const char *hz_param;	/* the hz= that counts, unquoted, as the constant build names it */
 };
 
-#define OK(cl, h, param)       { cl, 0, h, DZ_HZ_CMDLINE, NULL, param }
-#define NONE(cl)	       { cl, 0, 250, DZ_HZ_DEFAULT, NULL, NULL }
+#define OK(cl, h, param)       { cl, 0, h, DZ_HZ_SRC_CMDLINE, NULL, param }
+#define NONE(cl)	       { cl, 0, 250, DZ_HZ_SRC_DEFAULT, NULL, NULL }
 #define BAD(cl, param, why) \
-	{ cl, -DZ_EINVAL, 250, DZ_HZ_DEFAULT, param ": " why ", using 250", param }
+	{ cl, -DZ_EINVAL, 250, DZ_HZ_SRC_DEFAULT, param ": " why ", using 250", param }
 #define RANGE(cl, param, used) \
-	{ cl, -DZ_ERANGE, used, DZ_HZ_CLAMPED, param ": out of range 19..10000, using " #used, param }
+	{ cl, -DZ_ERANGE, used, DZ_HZ_SRC_CLAMPED, param ": out of range 19..10000, using " #used, param }
 
 #define WHY_NAN   "not a number"
 #define WHY_EMPTY "empty value"
@@ -310,7 +311,7 @@ static void boot_one(const struct boot_case *c)
 		want[nwant++] = fixed;
 	}
 	hz = CONFIG_HZ;
-	src = DZ_HZ_CONSTANT;
+	src = DZ_HZ_SRC_CONSTANT;
 #else
 	(void)fixed;
 #endif
@@ -351,18 +352,18 @@ static void test_boot_long_value(void **state)
 	strcpy(cl + n + 500, "300");
 	assert_int_equal(dynhz_boot_quiet(cl), 0);
 #ifdef CONFIG_HZ
-	check_booted("hz=000...300", CONFIG_HZ, DZ_HZ_CONSTANT);
+	check_booted("hz=000...300", CONFIG_HZ, DZ_HZ_SRC_CONSTANT);
 #else
-	check_booted("hz=000...300", 300, DZ_HZ_CMDLINE);
+	check_booted("hz=000...300", 300, DZ_HZ_SRC_CMDLINE);
 #endif
 
 	memset(cl + n, '9', 500);
 	cl[n + 500] = '\0';
 	assert_int_equal(dynhz_boot_quiet(cl), -DZ_EINVAL);
 #ifdef CONFIG_HZ
-	check_booted("hz=999...", CONFIG_HZ, DZ_HZ_CONSTANT);
+	check_booted("hz=999...", CONFIG_HZ, DZ_HZ_SRC_CONSTANT);
 #else
-	check_booted("hz=999...", 250, DZ_HZ_DEFAULT);
+	check_booted("hz=999...", 250, DZ_HZ_SRC_DEFAULT);
 #endif
 	dz_printk("\n"); /* end whatever the long line left unfinished */
 }
@@ -376,11 +377,11 @@ static void test_boot_report(void **state)
 		unsigned int hz;
 		enum dz_hz_source src;
 	} reports[] = {
-		{ "hz=300", 0, 300, DZ_HZ_CMDLINE },
-		{ "", 0, 250, DZ_HZ_DEFAULT },
-		{ "hz=abc", -DZ_EINVAL, 250, DZ_HZ_DEFAULT },
-		{ "hz=5", -DZ_ERANGE, 19, DZ_HZ_CLAMPED },
-		{ "HZ=1000", 0, 1000, DZ_HZ_CMDLINE },
+		{ "hz=300", 0, 300, DZ_HZ_SRC_CMDLINE },
+		{ "", 0, 250, DZ_HZ_SRC_DEFAULT },
+		{ "hz=abc", -DZ_EINVAL, 250, DZ_HZ_SRC_DEFAULT },
+		{ "hz=5", -DZ_ERANGE, 19, DZ_HZ_SRC_CLAMPED },
+		{ "HZ=1000", 0, 1000, DZ_HZ_SRC_CMDLINE },
 	};
 	char want[256];
 
@@ -394,7 +395,7 @@ static void test_boot_report(void **state)
 
 #ifdef CONFIG_HZ
 		hz = CONFIG_HZ;
-		src = DZ_HZ_CONSTANT;
+		src = DZ_HZ_SRC_CONSTANT;
 #endif
 		/* the tick, divisor / 1193182 s, in picoseconds to nearest */
 		ps = (pit_divisor_for(hz) * 1000000000000ULL + PIT_HZ_IN / 2) / PIT_HZ_IN;
@@ -678,7 +679,7 @@ static void test_param_timeslice_to_jiffies(void **state)
 
 			t.num = pit_divisor_for(hz);
 			t.den = PIT_HZ_IN;
-			j = user_to_kernel_hz(UCLOCK(ticks));
+			j = user_to_kernel_hz(DZ_UCLOCK(ticks));
 			EXPECT(j == ref_clock_to_j(ticks, t, USER_HZ),
 			       "hz=%u: %lu USER_HZ ticks -> %lu jiffies, expected %llu", hz, ticks, j,
 			       (unsigned long long)ref_clock_to_j(ticks, t, USER_HZ));

@@ -16,7 +16,8 @@
 #include <cmocka.h>
 
 #include <dynhz/dynhz.h>
-#include <dynhz/pit.h>
+#include <dynhz/host.h>
+#include "hz-internal.h"
 
 #include "panic.h"
 #include "ref.h"
@@ -60,15 +61,15 @@ static u64 f_j64_to_ns(u64 x)
 }
 static u64 f_j_to_clock(u64 x)
 {
-	return uclock_ticks(jiffies_to_clock_t((unsigned long)x));
+	return dz_uclock_ticks(jiffies_to_clock_t((unsigned long)x));
 }
 static u64 f_clock_to_j(u64 x)
 {
-	return clock_t_to_jiffies(UCLOCK((unsigned long)x));
+	return clock_t_to_jiffies(DZ_UCLOCK((unsigned long)x));
 }
 static u64 f_user_to_kernel(u64 x)
 {
-	return user_to_kernel_hz(UCLOCK((unsigned long)x));
+	return user_to_kernel_hz(DZ_UCLOCK((unsigned long)x));
 }
 static u64 f_ts_to_j(u64 x)
 {
@@ -195,7 +196,7 @@ static void check_case(const struct conv_case *c, struct dz_tick_period t, u64 *
 
 static void check_period(unsigned int hz, struct dz_tick_period t, u64 *seed, int nrand)
 {
-	dz_hz_setup(hz, DZ_HZ_CMDLINE, t, "test");
+	dz_hz_setup(hz, DZ_HZ_SRC_CMDLINE, t, "test");
 	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++)
 		check_case(&cases[i], t, seed, nrand);
 }
@@ -218,7 +219,7 @@ static void test_every_hz_pit(void **state)
 {
 	u64 seed = 0x9e3779b97f4a7c15ULL;
 	int nrand = random_per_case();
-	unsigned int lo = HZ_MIN, hi = HZ_MAX;
+	unsigned int lo = DZ_HZ_MIN, hi = DZ_HZ_MAX;
 
 	(void)state;
 #ifdef CONFIG_HZ
@@ -227,7 +228,7 @@ static void test_every_hz_pit(void **state)
 #endif
 	checks = mismatches = 0;
 	for (unsigned int hz = lo; hz <= hi; hz++)
-		check_period(hz, dz_pit_period(hz), &seed, nrand);
+		check_period(hz, ref_pit_period(hz), &seed, nrand);
 	print_message("%lu conversions checked on the PIT, HZ %u..%u\n", checks, lo, hi);
 	assert_int_equal(mismatches, 0);
 	assert_true(checks > 100UL * (hi - lo + 1));
@@ -244,7 +245,7 @@ static void test_every_hz_exact_tick(void **state)
 
 	(void)state;
 	checks = mismatches = 0;
-	for (unsigned int hz = HZ_MIN; hz <= HZ_MAX; hz++) {
+	for (unsigned int hz = DZ_HZ_MIN; hz <= DZ_HZ_MAX; hz++) {
 		struct dz_tick_period t = { 1, hz };
 
 		check_period(hz, t, &seed, nrand);
@@ -272,9 +273,9 @@ static void test_known_values(void **state)
 	dynhz_boot_quiet("hz=250");
 	/* divisor 4773: 10 USER_HZ ticks = 100 ms = 24.9986 jiffies -> 25 */
 	if (USER_HZ == 100) {
-		assert_int_equal(user_to_kernel_hz(UCLOCK(10)), 25);
+		assert_int_equal(user_to_kernel_hz(DZ_UCLOCK(10)), 25);
 		/* 25 jiffies = 100.0057 ms = 10.0005 USER_HZ ticks -> 10 */
-		assert_int_equal(uclock_ticks(jiffies_to_clock_t(25)), 10);
+		assert_int_equal(dz_uclock_ticks(jiffies_to_clock_t(25)), 10);
 	}
 	assert_int_equal(msecs_to_jiffies(0), 0);
 	assert_int_equal(msecs_to_jiffies(4), 1);
@@ -292,10 +293,10 @@ static void test_saturation(void **state)
 	assert_true(jiffies_to_msecs(ULONG_MAX) == U32_MAX);
 	assert_true(jiffies_to_usecs(ULONG_MAX) == U32_MAX);
 	assert_true(jiffies64_to_nsecs(U64_MAX) == U64_MAX);
-	assert_true(clock_t_to_jiffies(UCLOCK(ULONG_MAX)) ==
-		    ref_clock_to_j(ULONG_MAX, dz_pit_period(100), USER_HZ));
+	assert_true(clock_t_to_jiffies(DZ_UCLOCK(ULONG_MAX)) ==
+		    ref_clock_to_j(ULONG_MAX, ref_pit_period(100), USER_HZ));
 	if (USER_HZ <= 100) /* then ULONG_MAX ticks are beyond any jiffies offset */
-		assert_true(clock_t_to_jiffies(UCLOCK(ULONG_MAX)) == MAX_JIFFY_OFFSET);
+		assert_true(clock_t_to_jiffies(DZ_UCLOCK(ULONG_MAX)) == MAX_JIFFY_OFFSET);
 #endif
 #if !defined(CONFIG_HZ)
 	dynhz_boot_quiet("hz=10000");
@@ -319,7 +320,7 @@ static void test_timespec(void **state)
 		{ 1LL << 40, 5 }, { INT64_MAX, 999999999 }, { INT64_MAX, LONG_MAX },
 		{ INT64_MIN, 0 }, { INT64_MIN, LONG_MAX }, { 4611686018LL, 427387904 },
 	};
-	unsigned int hzs[] = { HZ_MIN, 100, 250, 333, 1000, 1200, HZ_MAX };
+	unsigned int hzs[] = { DZ_HZ_MIN, 100, 250, 333, 1000, 1200, DZ_HZ_MAX };
 
 	(void)state;
 	for (unsigned int h = 0; h < ARRAY_SIZE(hzs); h++) {
@@ -327,9 +328,9 @@ static void test_timespec(void **state)
 		if (hzs[h] != CONFIG_HZ)
 			continue;
 #endif
-		struct dz_tick_period t = dz_pit_period(hzs[h]);
+		struct dz_tick_period t = ref_pit_period(hzs[h]);
 
-		dz_hz_setup(hzs[h], DZ_HZ_CMDLINE, t, "test");
+		dz_hz_setup(hzs[h], DZ_HZ_SRC_CMDLINE, t, "test");
 		for (unsigned int i = 0; i < ARRAY_SIZE(ts); i++) {
 			struct timespec64 v = { ts[i].sec, ts[i].nsec };
 			u64 want = ref_ts_to_j(v.tv_sec, v.tv_nsec, t);
@@ -431,7 +432,7 @@ static void test_initial_jiffies_wrap(void **state)
 
 static void read_hz_early(void)
 {
-	dynhz_hz_state.ready = false;
+	dz_hz_forget();
 	printf("%u\n", HZ);
 }
 
@@ -447,7 +448,7 @@ static void test_debug_hz_before_setup_traps(void **state)
 
 static void convert_early(void)
 {
-	memset(&dynhz_tc, 0, sizeof(dynhz_tc));
+	memset(&dz_tc, 0, sizeof(dz_tc));
 	printf("%lu\n", msecs_to_jiffies(10));
 }
 
@@ -461,7 +462,7 @@ static void corrupt_and_convert(void)
 {
 	dynhz_boot_quiet("hz=300");
 	/* a constant 0.1 % off: the slow path must notice */
-	dynhz_tc.ms_to_j.mul_lo += dynhz_tc.ms_to_j.mul_lo >> 10;
+	dz_tc.ms_to_j.mul_lo += dz_tc.ms_to_j.mul_lo >> 10;
 	printf("%lu\n", msecs_to_jiffies(123456789));
 }
 

@@ -25,7 +25,7 @@
 #include <cmocka.h>
 
 #include <dynhz/dynhz.h>
-#include <dynhz/pit.h>
+#include <dynhz/host.h>
 
 #include "ref.h"
 
@@ -57,13 +57,13 @@ static void boot(unsigned int hz, bool nohz)
 	dynhz_host_set_quiet(true);
 	assert_int_equal(dynhz_boot_quiet(cl), 0);
 	assert_int_equal(HZ, hz);
-	assert_int_equal(tick_nohz_active(), nohz);
+	assert_int_equal(dz_tick_nohz_active(), nohz);
 }
 
 /* Ticks the simulated clock has counted: the jiffies due now. */
 static u64 clock_ticks(void)
 {
-	return dynhz_host_cycles() / dz_pit_divisor(HZ);
+	return dynhz_host_cycles() / ref_pit_divisor(HZ);
 }
 
 static u64 interrupts(void)
@@ -95,7 +95,7 @@ static struct {
 		if (M.errors++ < 20) {                                            \
 			printf("HZ %u step %llu tick %llu: ", M.hz,               \
 			       (unsigned long long)M.step,                        \
-			       (unsigned long long)tick_count());                 \
+			       (unsigned long long)dz_tick_count());                 \
 			printf(__VA_ARGS__);                                      \
 			printf("\n");                                             \
 		}                                                                 \
@@ -105,7 +105,7 @@ static u64 due_of(unsigned long expires)
 {
 	unsigned long x = expires - ((unsigned long)jiffies + 1);
 
-	return tick_count() + 1 + (x <= (unsigned long)LONG_MAX + 1 ? (u64)x : 0);
+	return dz_tick_count() + 1 + (x <= (unsigned long)LONG_MAX + 1 ? (u64)x : 0);
 }
 
 static void op_mod(unsigned int id, unsigned long expires)
@@ -164,7 +164,7 @@ static void random_action(unsigned int self)
 static void fire(struct timer_list *t)
 {
 	unsigned int id = (unsigned int)(t - M.t);
-	u64 now = tick_count();
+	u64 now = dz_tick_count();
 
 	if (!M.pending[id])
 		ERR("timer %u ran but was not pending (twice?)", id);
@@ -190,7 +190,7 @@ static void fire(struct timer_list *t)
 
 static void check_nothing_lost(void)
 {
-	u64 now = tick_count();
+	u64 now = dz_tick_count();
 
 	for (unsigned int i = 0; i < NT; i++)
 		if (M.pending[i] && M.due[i] <= now)
@@ -202,12 +202,12 @@ static void check_nothing_lost(void)
 
 static void busy(unsigned long n)
 {
-	u64 t0 = tick_count();
+	u64 t0 = dz_tick_count();
 
 	dynhz_host_run_ticks(n);
-	if (tick_count() != t0 + n)
+	if (dz_tick_count() != t0 + n)
 		ERR("%lu busy ticks moved jiffies by %llu", n,
-		    (unsigned long long)(tick_count() - t0));
+		    (unsigned long long)(dz_tick_count() - t0));
 	check_nothing_lost();
 }
 
@@ -220,23 +220,23 @@ static u64 folds(u64 cycles)
 static void idle(u64 ns)
 {
 	u64 irq0 = interrupts(), fire0 = M.fire_ticks, c0 = dynhz_host_cycles();
-	u64 t0 = tick_count(), woke;
+	u64 t0 = dz_tick_count(), woke;
 
 	dynhz_host_idle(ns);
 	woke = interrupts() - irq0;
-	if (tick_count() != clock_ticks())
+	if (dz_tick_count() != clock_ticks())
 		ERR("after %llu ns idle: jiffies at tick %llu, the clock says %llu",
-		    (unsigned long long)ns, (unsigned long long)tick_count(),
+		    (unsigned long long)ns, (unsigned long long)dz_tick_count(),
 		    (unsigned long long)clock_ticks());
 	if (jiffies != (unsigned long)jiffies_64)
 		ERR("jiffies %lu, jiffies_64 %llu", jiffies, (unsigned long long)jiffies_64);
 	/* With nohz=on: woken only where timers ran (and for the clock's folds). */
-	if (tick_nohz_active() && woke > M.fire_ticks - fire0 + folds(dynhz_host_cycles() - c0))
+	if (dz_tick_nohz_active() && woke > M.fire_ticks - fire0 + folds(dynhz_host_cycles() - c0))
 		ERR("%llu wakeups in %llu idle ticks, timers ran at %llu ticks",
-		    (unsigned long long)woke, (unsigned long long)(tick_count() - t0),
+		    (unsigned long long)woke, (unsigned long long)(dz_tick_count() - t0),
 		    (unsigned long long)(M.fire_ticks - fire0));
 	M.wakeups += woke;
-	M.idle_ticks += tick_count() - t0;
+	M.idle_ticks += dz_tick_count() - t0;
 	M.gaps++;
 	check_nothing_lost();
 }
@@ -288,16 +288,16 @@ static struct walk_result walk(unsigned int hz, bool nohz, unsigned int steps)
 	rng = seed_base() ^ ((u64)hz << 32);
 	for (unsigned int i = 0; i < steps && !M.errors; i++) {
 		/* Halfway, sleep across the jiffies wrap. */
-		if (i == steps / 2 && tick_count() < wrap)
-			idle(ref_j_to_ns(wrap - tick_count() + 50, dz_pit_period(hz)));
+		if (i == steps / 2 && dz_tick_count() < wrap)
+			idle(ref_j_to_ns(wrap - dz_tick_count() + 50, ref_pit_period(hz)));
 		random_step();
 	}
 	for (unsigned int i = 0; i < NT; i++)
 		op_del(i);
-	if (tick_count() < wrap)
+	if (dz_tick_count() < wrap)
 		ERR("the walk did not cross the jiffies wrap");
 	assert_int_equal(M.errors, 0);
-	return (struct walk_result){ M.hash, M.fired, M.wakeups, M.idle_ticks, tick_count() };
+	return (struct walk_result){ M.hash, M.fired, M.wakeups, M.idle_ticks, dz_tick_count() };
 }
 
 /* The same workload tickless and periodic: the same timers at the same ticks. */
@@ -342,7 +342,7 @@ static u64 one_hz_idle(unsigned int hz, bool nohz)
 	mod_timer(&every_second, jiffies + HZ);
 	irq0 = interrupts();
 	dynhz_host_idle(10 * NSEC_PER_SEC);
-	assert_int_equal(tick_count(), clock_ticks());
+	assert_int_equal(dz_tick_count(), clock_ticks());
 	assert_true(second_runs >= 9 && second_runs <= 10);
 	del_timer(&every_second);
 	return interrupts() - irq0;
@@ -372,11 +372,11 @@ static void test_idle_nothing(void **state)
 	boot(hz_list[ARRAY_SIZE(hz_list) - 1], true);
 	irq0 = interrupts();
 	dynhz_host_idle(3600 * NSEC_PER_SEC);
-	assert_int_equal(tick_count(), clock_ticks());
+	assert_int_equal(dz_tick_count(), clock_ticks());
 	assert_true(interrupts() - irq0 <= 3);
 	/* Busy again: one tick per interrupt, from the next jiffy boundary. */
 	busy(5);
-	assert_int_equal(tick_count(), clock_ticks());
+	assert_int_equal(dz_tick_count(), clock_ticks());
 	assert_int_equal(M.errors, 0);
 }
 
@@ -391,7 +391,7 @@ static void test_ktime_after_idle(void **state)
 		dynhz_host_idle(rnd(3 * NSEC_PER_SEC));
 		dynhz_host_run_ticks((unsigned long)rnd(3));
 		c = dynhz_host_cycles();
-		assert_true(ktime_get_ns() == ref_muldiv(c, NSEC_PER_SEC, PIT_FREQ, REF_DOWN, U64_MAX));
+		assert_true(ktime_get_ns() == ref_muldiv(c, NSEC_PER_SEC, REF_PIT_HZ, REF_DOWN, U64_MAX));
 	}
 }
 
@@ -402,13 +402,13 @@ static void test_no_clocksource(void **state)
 
 	(void)state;
 	boot(hz_list[0], true);
-	clocksource_unregister(clocksource_current());
+	clocksource_unregister(dz_clocksource_current());
 	dynhz_host_run_ticks(2);
 	irq0 = interrupts();
-	t0 = tick_count();
+	t0 = dz_tick_count();
 	dynhz_host_idle(NSEC_PER_SEC);
-	assert_int_equal(tick_count(), clock_ticks());
-	assert_true(interrupts() - irq0 == tick_count() - t0);
+	assert_int_equal(dz_tick_count(), clock_ticks());
+	assert_true(interrupts() - irq0 == dz_tick_count() - t0);
 }
 
 /* nohz= on the command line. */
@@ -434,7 +434,7 @@ static void test_param(void **state)
 		dynhz_host_set_quiet(true);
 		dz_printk("marker\n");
 		dynhz_boot_quiet(cases[i].cmdline);
-		assert_int_equal(tick_nohz_active(), cases[i].on);
+		assert_int_equal(dz_tick_nohz_active(), cases[i].on);
 		assert_string_equal(dynhz_host_last_line(), cases[i].msg ? cases[i].msg : "marker");
 	}
 }

@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include <dynhz/dynhz.h>
+#include <dynhz/host.h>
+#include "clockevent-internal.h"
 
 #include "panic.h"
 
@@ -77,8 +79,9 @@ static struct clock_event_device fake = {
 	.set_state_periodic = fake_periodic,
 	.set_next_event_ns = fake_oneshot,
 	.set_state_shutdown = fake_shutdown,
-	.min_delta_ns = 1000,
-	.max_delta_ns = 54000000,
+	.freq_hz = 1000000000, /* counts nanoseconds */
+	.min_delta_ticks = 1000,
+	.max_delta_ticks = 54000000,
 };
 
 /* The interrupt of the fake device. */
@@ -126,20 +129,20 @@ static void test_time_init(void **state)
 		assert_int_equal(rec.periodic_calls, 1);
 		assert_int_equal(rec.hz, hz);
 		assert_int_equal(HZ, hz);
-		assert_true(dynhz_hz_state.period.num == (PIT_IN + hz / 2) / hz);
-		assert_true(dynhz_hz_state.period.den == PIT_IN);
-		assert_string_equal(dynhz_hz_state.device, "fake");
-		assert_ptr_equal(tick_device(), &fake);
+		assert_true(dz_hz_period().num == (PIT_IN + hz / 2) / hz);
+		assert_true(dz_hz_period().den == PIT_IN);
+		assert_string_equal(dz_hz_state_get().device, "fake");
+		assert_ptr_equal(dz_tick_device(), &fake);
 		assert_int_equal(fake.state, CLOCK_EVT_STATE_PERIODIC);
 		assert_true(fake.event_handler && fake.event_handler != clockevents_handle_noop);
 
 		/* jiffies from five minutes before the wrap, one per interrupt */
 		j0 = (unsigned long)(0UL - 300UL * hz);
 		assert_true(jiffies == j0 && jiffies_64 == (u64)j0);
-		assert_true(tick_count() == 0);
+		assert_true(dz_tick_count() == 0);
 		fake_irq(7);
 		assert_true(jiffies == j0 + 7 && jiffies_64 == (u64)j0 + 7);
-		assert_true(tick_count() == 7);
+		assert_true(dz_tick_count() == 7);
 	}
 }
 
@@ -167,7 +170,7 @@ static void count_run(struct timer_list *t)
 {
 	(void)t;
 	runs++;
-	run_at = tick_count();
+	run_at = dz_tick_count();
 }
 
 static void test_timers_from_irq(void **state)
@@ -210,7 +213,7 @@ static void test_time_from_ticks(void **state)
 
 			reset_rec();
 			rec.exact = exact;
-			clocksource_unregister(clocksource_current());
+			clocksource_unregister(dz_clocksource_current());
 			snprintf(cl, sizeof(cl), "hz=%u", hzs[i]);
 			assert_int_equal(dz_time_init_quiet(cl, &fake), 0);
 			num = exact ? 1 : (PIT_IN + hzs[i] / 2) / hzs[i];
@@ -224,12 +227,12 @@ static void test_time_from_ticks(void **state)
 			fake_irq(1);
 			n++;
 			assert_true(ktime_get_ns() == ticks_ns(n, num, den));
-			assert_true(tick_count() == n);
+			assert_true(dz_tick_count() == n);
 		}
 	}
 #endif
 	reset_rec();
-	clocksource_unregister(clocksource_current());
+	clocksource_unregister(dz_clocksource_current());
 	assert_int_equal(dz_time_init_quiet("", &fake), 0);
 	fake_irq(1000);
 	n = 1000;
@@ -266,20 +269,20 @@ static void test_clockevents(void **state)
 	reset_rec();
 	clockevents_register_device(&periodic_only);
 	clockevents_register_device(&periodic_only);
-	for (struct clock_event_device *d = clockevents_devices(); d; d = d->next_dev)
+	for (struct clock_event_device *d = dz_clockevents_devices(); d; d = d->next_dev)
 		n += d == &periodic_only;
 	assert_int_equal(n, 1);
 	assert_ptr_equal(periodic_only.event_handler, clockevents_handle_noop);
 	assert_int_equal(periodic_only.state, CLOCK_EVT_STATE_SHUTDOWN);
 
 	/* one-shot: clamped into the device's limits, or not there at all */
-	assert_int_equal(clockevents_program_next_ns(&periodic_only, 5000), -DZ_ENOSYS);
-	assert_int_equal(clockevents_program_next_ns(&fake, 5000), 0);
+	assert_int_equal(dz_clockevents_program_ns(&periodic_only, 5000), -DZ_ENOSYS);
+	assert_int_equal(dz_clockevents_program_ns(&fake, 5000), 0);
 	assert_true(rec.delta_ns == 5000);
 	assert_int_equal(fake.state, CLOCK_EVT_STATE_ONESHOT);
-	assert_int_equal(clockevents_program_next_ns(&fake, 1), 0);
+	assert_int_equal(dz_clockevents_program_ns(&fake, 1), 0);
 	assert_true(rec.delta_ns == 1000);
-	assert_int_equal(clockevents_program_next_ns(&fake, U64_MAX), 0);
+	assert_int_equal(dz_clockevents_program_ns(&fake, U64_MAX), 0);
 	assert_true(rec.delta_ns == 54000000);
 	assert_int_equal(rec.oneshot_calls, 3);
 
@@ -288,11 +291,11 @@ static void test_clockevents(void **state)
 	assert_int_equal(fake.state, CLOCK_EVT_STATE_SHUTDOWN);
 	assert_int_equal(clockevents_shutdown(&periodic_only), 0); /* no callback: fine */
 
-	assert_int_equal(clockevents_set_periodic(&periodic_only, 100, &p), 0);
+	assert_int_equal(dz_clockevents_set_periodic(&periodic_only, 100, &p), 0);
 	assert_true(p.num == (PIT_IN + 50) / 100 && p.den == PIT_IN);
 	rec.fail = -DZ_ERANGE;
-	assert_int_equal(clockevents_set_periodic(&periodic_only, 100, &p), -DZ_ERANGE);
-	assert_int_equal(clockevents_set_periodic(&liar, 100, &p), -DZ_EINVAL);
+	assert_int_equal(dz_clockevents_set_periodic(&periodic_only, 100, &p), -DZ_ERANGE);
+	assert_int_equal(dz_clockevents_set_periodic(&liar, 100, &p), -DZ_EINVAL);
 }
 
 /* Booting on another device stops the old tick. */
@@ -303,16 +306,16 @@ static void test_switch_device(void **state)
 	dynhz_boot_quiet("");
 	reset_rec();
 	assert_int_equal(dz_time_init_quiet("", &fake), 0);
-	assert_ptr_equal(tick_device(), &fake);
+	assert_ptr_equal(dz_tick_device(), &fake);
 	assert_int_equal(rec.periodic_calls, 1);
 	/* back to the host's simulated PIT: the fake is shut down, its handler idle */
 	dynhz_boot_quiet("");
 	assert_int_equal(rec.shutdown_calls, 1);
 	assert_ptr_equal(fake.event_handler, clockevents_handle_noop);
 	fake_irq(10); /* harmless */
-	assert_true(tick_count() == 0);
+	assert_true(dz_tick_count() == 0);
 	dynhz_host_run_ticks(10);
-	assert_true(tick_count() == 10);
+	assert_true(dz_tick_count() == 10);
 }
 
 /* ---- the hosted PIT ---- */
@@ -325,9 +328,9 @@ static void test_host(void **state)
 	(void)state;
 	dynhz_host_set_quiet(true);
 	assert_int_equal(dynhz_boot_quiet("hz=abc"), -DZ_EINVAL);
-	assert_ptr_not_equal(tick_device(), &fake);
-	assert_string_equal(dynhz_hz_state.device, "pit");
-	assert_non_null(clocksource_current());
+	assert_ptr_not_equal(dz_tick_device(), &fake);
+	assert_string_equal(dz_hz_state_get().device, "pit");
+	assert_non_null(dz_clocksource_current());
 	dynhz_host_advance_ticks(wrap - 1);
 	assert_true((u32)jiffies == U32_MAX);
 	dynhz_host_run_ticks(1);

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include <dynhz/dynhz.h>
+#include <dynhz/host.h>
 
 #include "ref.h"
 
@@ -77,8 +78,8 @@ static void test_before_boot(void **state)
 {
 	(void)state;
 	assert_true(ktime_get_ns() == 0);
-	assert_true(tick_count() == 0);
-	assert_null(tick_device());
+	assert_true(dz_tick_count() == 0);
+	assert_null(dz_tick_device());
 }
 
 /* Checks time, jiffies and the tick count after ticks ticks. */
@@ -86,12 +87,12 @@ static void check_at(unsigned int hz, u64 ticks, const char *how)
 {
 	u64 want = pit_ns(ticks, divisor_of(hz)), got = ktime_get_ns();
 
-	if (got != want || tick_count() != ticks ||
+	if (got != want || dz_tick_count() != ticks ||
 	    jiffies_64 != (u64)(unsigned long)(0UL - 300UL * hz) + ticks)
 		fail_msg("HZ %u, %s, after %llu ticks: ktime %llu, exact %llu (%+lld ns); "
 			 "tick_count %llu", hz, how, (unsigned long long)ticks,
 			 (unsigned long long)got, (unsigned long long)want,
-			 (long long)(got - want), (unsigned long long)tick_count());
+			 (long long)(got - want), (unsigned long long)dz_tick_count());
 }
 
 /* A day in uneven pieces, ticking for real at the start and at the end. */
@@ -103,7 +104,7 @@ static void one_day(unsigned int hz, bool from_ticks)
 
 	boot_hz(hz);
 	if (from_ticks)
-		clocksource_unregister(clocksource_current());
+		clocksource_unregister(dz_clocksource_current());
 	check_at(hz, 0, how);
 	dynhz_host_run_ticks(3);
 	done = 3;
@@ -125,9 +126,9 @@ static void test_day_every_hz(void **state)
 	one_day(CONFIG_HZ, true);
 #else
 	/* every HZ from the clocksource; from ticks, every HZ in the long run */
-	for (unsigned int hz = HZ_MIN; hz <= HZ_MAX; hz++) {
+	for (unsigned int hz = DZ_HZ_MIN; hz <= DZ_HZ_MAX; hz++) {
 		one_day(hz, false);
-		if (long_run() || hz % 97 == 0 || hz < 40 || hz > HZ_MAX - 20)
+		if (long_run() || hz % 97 == 0 || hz < 40 || hz > DZ_HZ_MAX - 20)
 			one_day(hz, true);
 	}
 	one_day(333, true);
@@ -138,8 +139,8 @@ static void test_day_every_hz(void **state)
 /* Ten simulated years tick by tick would take long: fast-forward is exact too. */
 static void test_years(void **state)
 {
-	unsigned int hz = HZ_MIN;
-	u64 n = 10 * 365 * DAY_S * PIT_IN / divisor_of(HZ_MIN);
+	unsigned int hz = DZ_HZ_MIN;
+	u64 n = 10 * 365 * DAY_S * PIT_IN / divisor_of(DZ_HZ_MIN);
 
 	(void)state;
 #ifdef CONFIG_HZ
@@ -149,7 +150,7 @@ static void test_years(void **state)
 	for (int from_ticks = 0; from_ticks < 2; from_ticks++) {
 		boot_hz(hz);
 		if (from_ticks)
-			clocksource_unregister(clocksource_current());
+			clocksource_unregister(dz_clocksource_current());
 		dynhz_host_advance_ticks(n);
 		check_at(hz, n, from_ticks ? "from ticks" : "from the clocksource");
 	}
@@ -196,13 +197,13 @@ static void clock_case(unsigned int hz, u64 freq, u64 mask, u64 start, unsigned 
 	u64 per, base, total = 0;
 
 	boot_hz(hz);
-	per = cycles_per_tick(freq, dynhz_hz_state.period);
+	per = cycles_per_tick(freq, dz_hz_period());
 	dynhz_host_run_ticks(boot_ticks);
 	base = pit_ns(boot_ticks, divisor_of(hz));
 	tc.cs.mask = mask;
 	tc.counter = start;
-	assert_int_equal(clocksource_register(&tc.cs, freq), 0);
-	assert_ptr_equal(clocksource_current(), &tc.cs);
+	assert_int_equal(clocksource_register_hz(&tc.cs, freq), 0);
+	assert_ptr_equal(dz_clocksource_current(), &tc.cs);
 	assert_true(ktime_get_ns() == base);
 	for (unsigned int i = 0; i < ticks; i++) {
 		u64 step = per / 2 + rnd(per + 1), part = rnd(step + 1), want, got;
@@ -238,7 +239,7 @@ static void test_clocksources(void **state)
 #ifdef CONFIG_HZ
 	static const unsigned int hzs[] = { CONFIG_HZ };
 #else
-	static const unsigned int hzs[] = { HZ_MIN, 1000, HZ_MAX };
+	static const unsigned int hzs[] = { DZ_HZ_MIN, 1000, DZ_HZ_MAX };
 #endif
 	unsigned int ticks = long_run() ? 200000 : 2000;
 
@@ -248,7 +249,7 @@ static void test_clocksources(void **state)
 			u64 per;
 
 			boot_hz(hzs[h]);
-			per = cycles_per_tick(cases[i].freq, dynhz_hz_state.period);
+			per = cycles_per_tick(cases[i].freq, dz_hz_period());
 			/* a counter must not wrap within two ticks (3/2 with jitter) */
 			if (per + per / 2 >= cases[i].mask / 2)
 				continue;
@@ -270,7 +271,7 @@ static void test_large_counts(void **state)
 		boot_hz(ANY_HZ);
 		tc.cs.mask = U64_MAX;
 		tc.counter = U64_MAX - 5;
-		assert_int_equal(clocksource_register(&tc.cs, freqs[f]), 0);
+		assert_int_equal(clocksource_register_hz(&tc.cs, freqs[f]), 0);
 		for (int i = 0; i < 2000; i++) {
 			/* up to ~100 years of cycles, the wrap of the 64-bit counter included */
 			u64 c = rnd(freqs[f] * 3153600000ULL);
@@ -298,7 +299,7 @@ static void test_skip_limit(void **state)
 	boot_hz(hz);
 	tc.cs.mask = mask;
 	tc.counter = 0;
-	assert_int_equal(clocksource_register(&tc.cs, freq), 0);
+	assert_int_equal(clocksource_register_hz(&tc.cs, freq), 0);
 	/* half the range over one tick of divisor / 1193182 s at freq */
 	limit = ref_muldiv(mask >> 1, PIT_IN, freq * divisor_of(hz), REF_DOWN, U64_MAX);
 	assert_true(limit >= 1);
@@ -338,7 +339,7 @@ static void test_switch(void **state)
 
 	tc.cs.mask = 0xffffffff;
 	tc.counter = 0xfffffff0;
-	assert_int_equal(clocksource_register(&tc.cs, 1000000000), 0);
+	assert_int_equal(clocksource_register_hz(&tc.cs, 1000000000), 0);
 	assert_true(ktime_get_ns() == t0);
 	cycles = 123456789;
 	tc.counter += cycles;
@@ -347,7 +348,7 @@ static void test_switch(void **state)
 	assert_true(ktime_get_ns() == t1);
 
 	clocksource_unregister(&tc.cs);
-	assert_null(clocksource_current());
+	assert_null(dz_clocksource_current());
 	assert_true(ktime_get_ns() == t1);
 	dynhz_host_run_ticks(1000);
 	/* from ticks: the exact product of the ticks since the switch */
@@ -355,8 +356,8 @@ static void test_switch(void **state)
 	assert_true(ktime_get_ns() == t2);
 
 	/* registering the same clocksource again continues too */
-	assert_int_equal(clocksource_register(&tc.cs, 1000000000), 0);
-	assert_int_equal(clocksource_register(&tc.cs, 1000000000), 0);
+	assert_int_equal(clocksource_register_hz(&tc.cs, 1000000000), 0);
+	assert_int_equal(clocksource_register_hz(&tc.cs, 1000000000), 0);
 	assert_true(ktime_get_ns() == t2);
 	clocksource_unregister(&tc.cs);
 }
@@ -367,9 +368,9 @@ static void test_registered_before_boot(void **state)
 	(void)state;
 	tc.cs.mask = U64_MAX;
 	tc.counter = 777777777777ULL;
-	assert_int_equal(clocksource_register(&tc.cs, 1000000000), 0);
-	assert_int_equal(dz_time_init_quiet("", tick_device()), 0);
-	assert_ptr_equal(clocksource_current(), &tc.cs);
+	assert_int_equal(clocksource_register_hz(&tc.cs, 1000000000), 0);
+	assert_int_equal(dz_time_init_quiet("", dz_tick_device()), 0);
+	assert_ptr_equal(dz_clocksource_current(), &tc.cs);
 	assert_true(ktime_get_ns() == 0);
 	tc.counter += 5000;
 	assert_true(ktime_get_ns() == 5000);
@@ -383,20 +384,20 @@ static void test_register_errors(void **state)
 
 	(void)state;
 	boot_hz(ANY_HZ);
-	cur = clocksource_current();
-	assert_int_equal(clocksource_register(NULL, 1000), -DZ_EINVAL);
+	cur = dz_clocksource_current();
+	assert_int_equal(clocksource_register_hz(NULL, 1000), -DZ_EINVAL);
 	bad.name = "bad";
 	bad.mask = U64_MAX;
-	assert_int_equal(clocksource_register(&bad, 1000), -DZ_EINVAL); /* no read */
+	assert_int_equal(clocksource_register_hz(&bad, 1000), -DZ_EINVAL); /* no read */
 	bad.read = test_clock_read;
-	assert_int_equal(clocksource_register(&bad, 0), -DZ_EINVAL);
+	assert_int_equal(clocksource_register_hz(&bad, 0), -DZ_EINVAL);
 	bad.mask = 0;
-	assert_int_equal(clocksource_register(&bad, 1000), -DZ_EINVAL);
+	assert_int_equal(clocksource_register_hz(&bad, 1000), -DZ_EINVAL);
 	bad.mask = 0xfff0;
-	assert_int_equal(clocksource_register(&bad, 1000), -DZ_EINVAL);
-	assert_ptr_equal(clocksource_current(), cur);
+	assert_int_equal(clocksource_register_hz(&bad, 1000), -DZ_EINVAL);
+	assert_ptr_equal(dz_clocksource_current(), cur);
 	clocksource_unregister(&bad); /* not in use: nothing happens */
-	assert_ptr_equal(clocksource_current(), cur);
+	assert_ptr_equal(dz_clocksource_current(), cur);
 }
 
 /* Time never goes back, also read between ticks of the simulated clock. */

@@ -14,6 +14,7 @@
  *
  * DYNHZ_LONG=1 runs 10M operations per HZ; DYNHZ_SEED=n changes the seed.
  */
+#define DYNHZ_KERNEL_API 1 /* Linux's timer_delete() too: no <time.h> here */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +28,7 @@
 #include <cmocka.h>
 
 #include <dynhz/dynhz.h>
+#include <dynhz/host.h>
 
 #include "panic.h"
 #include "ref.h"
@@ -89,7 +91,7 @@ static void boot_hz(unsigned int hz)
 	 * have to be folded every hour of simulated time, which makes years
 	 * of fast-forward slow; timers do not need it.
 	 */
-	clocksource_unregister(clocksource_current());
+	clocksource_unregister(dz_clocksource_current());
 }
 
 /* ---- the model ---- */
@@ -352,8 +354,8 @@ static void advance(u64 n, bool fast)
 		    (unsigned long long)n);
 	M.now += n;
 	M.j = jiffies;
-	if (tick_count() != M.now)
-		ERR("tick_count() %llu", (unsigned long long)tick_count());
+	if (dz_tick_count() != M.now)
+		ERR("dz_tick_count() %llu", (unsigned long long)dz_tick_count());
 	if (jiffies != boot_jiffies(M.hz) + (unsigned long)M.now)
 		ERR("jiffies %lu", (unsigned long)jiffies);
 	check_nothing_lost();
@@ -383,9 +385,9 @@ static void full_check(void)
 		ERR("%lu timers pending, model %zu", st.pending, M.n);
 	want = M.n ? M.j + (unsigned long)(M.sorted[0].due - M.now)
 		   : M.j + (unsigned long)REF_MAX_JIFFY_OFFSET;
-	got = timer_next_expiry();
+	got = dz_timer_next_expiry();
 	if (got != want)
-		ERR("timer_next_expiry %lu, model %lu (%zu pending)", got, want, M.n);
+		ERR("dz_timer_next_expiry %lu, model %lu (%zu pending)", got, want, M.n);
 }
 
 static void model_start(unsigned int hz, unsigned int nt)
@@ -490,7 +492,7 @@ static void count_run(struct timer_list *t)
 {
 	(void)t;
 	runs++;
-	run_tick = tick_count();
+	run_tick = dz_tick_count();
 }
 
 static void test_api(void **state)
@@ -547,12 +549,12 @@ static void one_exact(unsigned long delay)
 
 	timer_setup(&t, count_run, 0);
 	runs = 0;
-	start = tick_count();
+	start = dz_tick_count();
 	mod_timer(&t, j0 + delay);
 	dynhz_host_advance_ticks(ticks - 1);
-	if (runs != 0 || !timer_pending(&t) || timer_next_expiry() != j0 + ticks)
+	if (runs != 0 || !timer_pending(&t) || dz_timer_next_expiry() != j0 + ticks)
 		fail_msg("delay %lu from jiffies %lu: ran %u, pending %d, next %lu", delay, j0,
-			 runs, timer_pending(&t), timer_next_expiry());
+			 runs, timer_pending(&t), dz_timer_next_expiry());
 	dynhz_host_run_ticks(1);
 	if (runs != 1 || run_tick != start + ticks)
 		fail_msg("delay %lu from jiffies %lu: ran %u times, at +%llu", delay, j0, runs,
@@ -637,7 +639,7 @@ static struct {
 static void periodic_a(struct timer_list *t)
 {
 	if (cb.a_runs < ARRAY_SIZE(cb.a_at))
-		cb.a_at[cb.a_runs] = tick_count();
+		cb.a_at[cb.a_runs] = dz_tick_count();
 	cb.a_runs++;
 	assert_int_equal(mod_timer(t, t->expires + cb.period), 0);
 }
@@ -770,8 +772,8 @@ static void test_cascade_bound(void **state)
 	assert_int_equal(runs, N);
 	assert_int_equal(b.pending, 0);
 	printf("%d timers, %llu moves (%.2f each, at most %d)\n", N,
-	       (unsigned long long)b.cascaded, (double)b.cascaded / N, TIMER_WHEEL_LEVELS - 1);
-	assert_true(b.cascaded <= (u64)N * (TIMER_WHEEL_LEVELS - 1));
+	       (unsigned long long)b.cascaded, (double)b.cascaded / N, DZ_TIMER_WHEEL_LEVELS - 1);
+	assert_true(b.cascaded <= (u64)N * (DZ_TIMER_WHEEL_LEVELS - 1));
 }
 
 /* ---- the debug build's traps ---- */

@@ -13,7 +13,7 @@
 struct clock_event_device *clock_init(const char *cmdline);
 
 /*
- * The first tick the kernel saw: its TSC and tick_count(). Ticks that came
+ * The first tick the kernel saw: its TSC and dz_tick_count(). Ticks that came
  * before time was set up (interrupts were off) are not counted; from this
  * one on, every period of the device must be one tick.
  */

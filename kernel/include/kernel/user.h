@@ -46,10 +46,10 @@ void user_acct_enter_kernel(struct user_task *u);
 void user_acct_exit_kernel(struct user_task *u);
 
 /* Brings the accounting up to now and reads it, in USER_HZ ticks. */
-void user_times(struct user_task *u, uclock_t *utime, uclock_t *stime);
+void user_times(struct user_task *u, dz_uclock_t *utime, dz_uclock_t *stime);
 
 /* Nanoseconds to USER_HZ ticks, rounded down (statistics). */
-uclock_t nsecs_to_clock_t(u64 ns);
+dz_uclock_t nsecs_to_clock_t(u64 ns);
 
 /* Ends the current user task (exit or fault); never returns. */
 _Noreturn void user_task_end(bool killed, int status);

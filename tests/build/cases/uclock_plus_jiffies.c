@@ -11,11 +11,11 @@ unsigned long expiry(void);
 #ifdef DZ_CONTROL
 unsigned long expiry(void)
 {
-	return jiffies + clock_t_to_jiffies(UCLOCK(5));
+	return jiffies + clock_t_to_jiffies(DZ_UCLOCK(5));
 }
 #else
 unsigned long expiry(void)
 {
-	return jiffies + UCLOCK(5); /* HERE */
+	return jiffies + DZ_UCLOCK(5); /* HERE */
 }
 #endif

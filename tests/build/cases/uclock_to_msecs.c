@@ -17,6 +17,6 @@ unsigned long timeout(void)
 #else
 unsigned long timeout(void)
 {
-	return msecs_to_jiffies(UCLOCK(5)); /* HERE */
+	return msecs_to_jiffies(DZ_UCLOCK(5)); /* HERE */
 }
 #endif

@@ -11,7 +11,7 @@ unsigned long from_user(void);
 #ifdef DZ_CONTROL
 unsigned long from_user(void)
 {
-	return clock_t_to_jiffies(UCLOCK(5));
+	return clock_t_to_jiffies(DZ_UCLOCK(5));
 }
 #else
 unsigned long from_user(void)

@@ -12,7 +12,7 @@ unsigned long timeslice(unsigned long param);
 #ifdef DZ_CONTROL
 unsigned long timeslice(unsigned long param)
 {
-	return user_to_kernel_hz(UCLOCK(param));
+	return user_to_kernel_hz(DZ_UCLOCK(param));
 }
 #else
 unsigned long timeslice(unsigned long param)

@@ -2,13 +2,32 @@
 /*
  * The 8254 PIT driver: channel 0 as a clock-event device (periodic in
  * mode 3, one-shot on the local APIC timer or in mode 0), and a measuring
- * window for calibrating the other clocks against its crystal. The
- * arithmetic is in <dynhz/pit.h>.
+ * window for calibrating the other clocks against its crystal.
+ *
+ * In periodic mode it divides its 1193182 Hz input clock by a 16-bit
+ * divisor: the tick is exactly divisor / 1193182 s.
  */
 #ifndef ASM_I8254_H
 #define ASM_I8254_H
 
 #include <dynhz/clockevent.h>
+
+#define PIT_FREQ	1193182U
+#define PIT_DIVISOR_MAX 65535U /* a divisor of 0 means 65536; we never use it */
+
+/* The nearest divisor for a rate, (PIT_FREQ + hz / 2) / hz. */
+static inline unsigned int pit_divisor(unsigned int hz)
+{
+	return (PIT_FREQ + hz / 2) / hz;
+}
+
+/* The exact jiffy when the PIT ticks at hz: divisor / PIT_FREQ seconds. */
+static inline struct dz_tick_period pit_period(unsigned int hz)
+{
+	struct dz_tick_period p = { pit_divisor(hz), PIT_FREQ };
+
+	return p;
+}
 
 extern struct clock_event_device pit_clockevent;
 
