@@ -11,6 +11,7 @@
  *	init			run the init program in ring 3 once before the demonstration
  *	idletest=<s>		idle s seconds with one 1 Hz timer, count the wakeups, exit
  *	noshell			power off after the demonstration
+ *	nowrap			test hook: the self-test skips its wait for the jiffies wrap
  *	timeslice=<n>		round-robin slice in USER_HZ ticks (default 10)
  *	serial_poll=<n>		also poll the console's receiver every n USER_HZ ticks (default 0: off)
  *	clockevent=pit|lapic	the tick device (default pit)

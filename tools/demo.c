@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * make run (hosted): boots the core on the simulated PIT with the given
+ * make run-host: boots the core on the simulated PIT with the given
  * command line and shows what HZ setup decided.
  */
 #include <stdio.h>

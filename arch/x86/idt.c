@@ -2,7 +2,10 @@
 /*
  * The interrupt descriptor table: a gate for each of the 256 vectors,
  * pointing at its stub in entry.S. All are interrupt gates (the CPU clears
- * IF on entry), so handlers never nest and run with interrupts off.
+ * IF on entry), so interrupt and exception handlers run with interrupts
+ * off and do not nest; the one exception is the system-call vector, a trap
+ * gate user code may raise (idt_allow_user()), whose handler runs with
+ * interrupts on, so a tick can come in the middle of a system call.
  */
 #include <asm/desc.h>
 

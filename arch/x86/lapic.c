@@ -184,8 +184,11 @@ static int lapic_set_next_event_ns(struct clock_event_device *dev, u64 delta_ns)
 	u64 count;
 
 	(void)dev;
-	if (delta_ns > lapic_clockevent.max_delta_ns)
-		delta_ns = lapic_clockevent.max_delta_ns;
+	/*
+	 * The core keeps delta_ns within the limits it derived from
+	 * max_delta_ticks (for the PIT's idle proxy too, which has the same
+	 * numbers), so the product fits in 64 bits; the count is clamped anyway.
+	 */
 	count = (delta_ns * timer_rate + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 	tick.periodic = false;
 	apic_write(APIC_LVT_TIMER, LAPIC_TIMER_VECTOR);
@@ -208,7 +211,6 @@ struct clock_event_device lapic_clockevent = {
 	.set_state_periodic = lapic_set_periodic,
 	.set_next_event_ns = lapic_set_next_event_ns,
 	.set_state_shutdown = lapic_shutdown,
-	.priv = NULL,
 };
 
 static u64 cal_sample(void)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * CPU exceptions. The kernel runs at ring 0 with no paging and no user
- * space, so every exception is a kernel bug: say which one, where, and what
- * the kernel was doing, then stop through the exit device with failure.
- * Nothing here may hang or fault again silently.
+ * CPU exceptions. One raised in ring 3 is the user program's: the user
+ * fault hook (kernel/user.c) kills it and the kernel carries on. One raised
+ * in the kernel is a kernel bug: say which one, where, and what the kernel
+ * was doing, then stop through the exit device with failure. Nothing here
+ * may hang or fault again silently.
  */
 #include <asm/irq.h>
 #include <asm/cpu.h>

@@ -52,7 +52,6 @@ struct clock_event_device {
 	/* One-shot counter: its rate and the counts it can be programmed with. */
 	u64 freq_hz;
 	u64 min_delta_ticks, max_delta_ticks;
-	void *priv; /* the driver's */
 
 	/* owned by the core */
 	u64 min_delta_ns; /* ceil(min_delta_ticks * 10^9 / freq_hz) */
