@@ -74,7 +74,12 @@ struct clock_event_device *clock_init(const char *cmdline)
 	dev = choose_clockevent(cmdline);
 	if (clockevents_register_device(dev))
 		dz_printk("clockevent %s: bad one-shot limits, no tickless idle\n", dev->name);
-	dz_tick_set_hook(kernel_tick);
 	dz_time_init(cmdline, dev);
+	/*
+	 * After the boot report: the first tick the hook sees is the
+	 * reference of the tick-count checks, and the ticks merged while the
+	 * report was printed are counted by then.
+	 */
+	dz_tick_set_hook(kernel_tick);
 	return dev;
 }

@@ -1,0 +1,33 @@
+#!/bin/bash
+# Formatting: every C file of the tree as .clang-format says (make format
+# applies it). One result for the tree, naming the files that differ, and
+# one that shows the check can fail: a badly formatted file must be caught.
+cd "$(dirname "$0")/../.." || exit 1
+source scripts/lib.sh
+
+out=build/format
+mkdir -p "$out"
+if ! command -v clang-format >/dev/null; then
+	record fail "format: clang-format is not installed"
+	exit 0
+fi
+
+bad=()
+while IFS= read -r f; do
+	clang-format --dry-run --Werror "$f" >/dev/null 2>>"$out/diff.log" || bad+=("$f")
+done < <(git ls-files '*.c' '*.h')
+if [ ${#bad[@]} -eq 0 ]; then
+	record pass "format: the tree is formatted"
+	printf '%-50s ok\n' "format: the tree is formatted"
+else
+	record fail "format: the tree is formatted"
+	echo "format: not formatted (run make format): ${bad[*]}" >&2
+fi
+
+# The test of the test: a file with a misplaced brace and spaces for tabs.
+printf 'int f(void) {\n    return 0;\n}\n' >"$out/unformatted.c"
+if clang-format --dry-run --Werror "$out/unformatted.c" >/dev/null 2>&1; then
+	record fail "format: an unformatted file is caught"
+else
+	record pass "format: an unformatted file is caught"
+fi
