@@ -7,7 +7,6 @@
  * rather than speed: tokens are copied out and trimmed as strings, and
  * overflow is found by comparing decimal strings, not by arithmetic.
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -14,10 +14,8 @@
  *
  * Missing bytes read as zero. Any difference aborts with the case.
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <dynhz/dynhz.h>
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* See panic.h. */
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -11,7 +10,6 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include <dynhz/dynhz.h>
 #include <dynhz/host.h>
 
 #include "panic.h"

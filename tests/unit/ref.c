@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* Exact reference arithmetic for the tests; see ref.h. */
-#include <limits.h>
-#include <stdbool.h>
 #include <string.h>
 
 #include "ref.h"
