@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernel start: descriptor tables, interrupt controller and console, then
- * time (clocksource, clock-event device, HZ from the command line), then
+ * Kernel start: the console, descriptor tables and interrupt controller,
+ * then time (clocksource, clock-event device, HZ from the command line), then
  * the scheduler. The boot thread becomes the idle thread; the init thread
  * runs the self-tests (selftest), or the demonstration and the shell.
  *

@@ -116,11 +116,10 @@ void dz_hz_setup(unsigned int hz, enum dz_hz_source src, struct dz_tick_period p
 
 u64 dz_tick_ps(struct dz_tick_period p)
 {
-	u64 hi, lo = dz_mul64(p.num, 1000000000000ULL, &hi);
+	/* round(num * 10^12 / den) for any period (wider than 64 bits when it must). */
+	struct dz_conv cv = { .p = 1000000000000ULL, .q = p.den, .c = p.den / 2, .sat = U64_MAX };
 
-	/* num <= 65535, so num * 10^12 < 2^64: hi is always 0 here. */
-	DZ_BUG_ON(hi);
-	return (lo + p.den / 2) / p.den;
+	return dz_conv_exact(&cv, p.num);
 }
 
 /* The actual rate's offset from HZ in parts per billion, signed. */

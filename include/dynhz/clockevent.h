@@ -64,8 +64,10 @@ struct clock_event_device {
  * Makes the device known to the core and derives its nanosecond limits
  * (registering it again, after its one-shot numbers changed, derives them
  * again). Its event_handler becomes a no-op until it is made the tick
- * device. Returns 0, or -DZ_EINVAL for a one-shot device without a rate or
- * with min_delta_ticks > max_delta_ticks (the device is then not one-shot).
+ * device. Returns 0, or -DZ_EINVAL for a one-shot device whose numbers
+ * give no usable range: no rate, max_delta_ticks of 0, min_delta_ticks
+ * above max_delta_ticks, or limits that come out at 0 ns or crossed. The
+ * device is registered either way, but is then not one-shot.
  */
 int clockevents_register_device(struct clock_event_device *dev);
 

@@ -31,7 +31,8 @@ struct clocksource {
  * (the last one registered is used). Registered before dz_time_init() it
  * starts counting at the timekeeping epoch; registered later, timekeeping
  * switches to it at the current time without a jump. Returns 0, or
- * -DZ_EINVAL for a missing read, a zero mask or a zero frequency, or
+ * -DZ_EINVAL for a missing read, a mask that is not 2^n - 1 (all ones
+ * from bit 0), or a zero frequency, or
  * -DZ_ERANGE for a frequency the exact conversion cannot serve.
  */
 int clocksource_register_hz(struct clocksource *cs, u64 freq_hz);

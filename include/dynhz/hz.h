@@ -6,7 +6,9 @@
  *  - variable (default): HZ reads a variable written once at boot, so a
  *    static initializer that uses HZ does not compile (and should not:
  *    nothing is known about HZ before boot);
- *  - constant (-DCONFIG_HZ=N): HZ is a literal and conversions fold;
+ *  - constant (-DCONFIG_HZ=N): HZ is a literal and conversions fold; the
+ *    constants are generated for the PIT's period at that HZ, and hz setup
+ *    panics on a device that reports any other;
  *  - debug (-DDYNHZ_DEBUG): like variable, but reading HZ before hz setup
  *    panics with the file and line of the read.
  */

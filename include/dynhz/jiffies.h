@@ -77,7 +77,13 @@ struct dz_timeconst {
 	struct dz_conv j_to_clock, clock_to_j;
 };
 
-/* Fills tc for a jiffy of p.num/p.den seconds; 0 or -DZ_ERANGE. */
+/*
+ * Fills tc for a jiffy of p.num/p.den seconds; 0 or -DZ_ERANGE when the
+ * fixed shapes and shifts below cannot be exact for that period. They are
+ * for every HZ in range on the PIT and for an exact 1/HZ tick; a port whose
+ * device ticks some other period must check it (hz setup panics on one
+ * that fails: docs/PORTING.md lists what is known to work).
+ */
 int dz_timeconst_build(struct dz_timeconst *tc, struct dz_tick_period p);
 
 #ifdef CONFIG_HZ

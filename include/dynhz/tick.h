@@ -11,7 +11,8 @@
 
 /*
  * Boots time on dev, for the host and the kernel alike: reads hz= from the
- * command line (dz_hz_parse), asks dev for periodic ticks at that rate and
+ * command line (dz_hz_parse), registers dev if it is not yet (a driver
+ * that wants the result registers it first), asks dev for periodic ticks at that rate and
  * takes the exact period it reports, fixes HZ and every derived constant
  * (dz_hz_setup: jiffies = INITIAL_JIFFIES), starts the timer wheel and the
  * timekeeping epoch, makes the periodic tick dev's event_handler, reads

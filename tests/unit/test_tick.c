@@ -14,6 +14,7 @@
 #include <dynhz/dynhz.h>
 #include <dynhz/host.h>
 #include "clockevent-internal.h"
+#include "ref.h"
 
 #include "panic.h"
 
@@ -369,9 +370,30 @@ static void test_fatal(void **state)
 	expect_panic(ticks_before_boot, "before dynhz_boot");
 }
 
+/* The report's tick length, for any period a device may report (not only the PIT's). */
+static void test_tick_ps_any_period(void **state)
+{
+	static const struct dz_tick_period periods[] = {
+		{ 1193, 1193182 },	   /* the PIT at hz=1000 */
+		{ 65535, 1193182 },	   /* the PIT's longest */
+		{ 1, 19 },		   /* an exact 1/HZ tick */
+		{ 21052632, 400000000 },   /* a 400 MHz counter at HZ 19: num * 10^12 > 2^64 */
+		{ 0xffffffffULL, 3 },	   /* beyond u64 picoseconds: saturates */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(periods); i++) {
+		struct dz_tick_period p = periods[i];
+
+		assert_true(dz_tick_ps(p) ==
+			    ref_muldiv(p.num, 1000000000000ULL, p.den, REF_NEAR, U64_MAX));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tick_ps_any_period),
 		cmocka_unit_test(test_time_init),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_timers_from_irq),
