@@ -10,6 +10,20 @@ record() { # record pass|fail name
 	[ "$1" = pass ] || echo "FAILED: $2" >&2
 }
 
+# report name [problem...]: one result for a case, passed when no problem
+# is given; the problems go to stderr, one a line.
+report() {
+	local name=$1
+	shift
+	if [ $# -eq 0 ]; then
+		record pass "$name"
+		printf '%-50s ok\n' "$name"
+	else
+		record fail "$name"
+		printf '  %s\n' "$@" >&2
+	fi
+}
+
 # run_cmocka name log cmd...: runs a cmocka program, records one result per test.
 run_cmocka() {
 	local name=$1 log=$2

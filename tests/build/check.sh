@@ -72,11 +72,5 @@ for src in tests/build/cases/*.c; do
 			problems+=("[$b] does not build: $(head -3 "$log.log")")
 		fi
 	done
-	if [ ${#problems[@]} -eq 0 ]; then
-		record pass "build: $name"
-		printf '%-50s ok\n' "build: $name"
-	else
-		record fail "build: $name"
-		printf '  %s\n' "${problems[@]}" >&2
-	fi
+	report "build: $name" "${problems[@]}"
 done

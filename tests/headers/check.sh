@@ -36,13 +36,7 @@ for h in include/dynhz/*.h; do
 				problems+=("[$std] <$l> then $name: $(grep -m1 error "$out/t.log")")
 		done
 	done
-	if [ ${#problems[@]} -eq 0 ]; then
-		record pass "headers: $name"
-		printf '%-50s ok\n' "headers: $name"
-	else
-		record fail "headers: $name"
-		printf '  %s\n' "${problems[@]}" >&2
-	fi
+	report "headers: $name" "${problems[@]}"
 done
 
 # The check can fail: a header defining POSIX's timer_delete as a macro
