@@ -65,13 +65,24 @@ void dz_tick_periodic(void)
  */
 static void tick_handle_periodic(struct clock_event_device *dev)
 {
+	void (*hook)(void) = tick_hook;
+
 	(void)dev;
-	if (likely(dz_tick_mode == TICK_PERIODIC))
-		dz_tick_periodic();
-	else
+	if (likely(dz_tick_mode == TICK_PERIODIC)) {
+		dz_tick_advance(1);
+		dz_timekeeping_tick();
+		/* Without a hook the wheel's tick is a tail call: no frame to set up. */
+		if (!hook) {
+			dz_timer_tick();
+			return;
+		}
+		dz_timer_tick();
+	} else {
 		dz_tick_sched_handle();
-	if (tick_hook)
-		tick_hook();
+		if (!hook)
+			return;
+	}
+	hook();
 }
 
 void dz_tick_set_hook(void (*hook)(void))

@@ -290,7 +290,8 @@ static inline void wheel_check_clk(unsigned long now)
 #endif
 }
 
-static void run_timers(void)
+/* Out of line: inlined into dz_timer_tick() it would make the common tick save registers. */
+__attribute__((noinline)) static void run_timers(void)
 {
 	unsigned long now = jiffies;
 

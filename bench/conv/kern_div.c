@@ -130,11 +130,13 @@ CONV_BENCH_LOOP(clock_t_to_jiffies, unsigned long, b_clock_t_to_jiffies(in[i]))
 
 volatile u64 conv_bench_zero;
 
-CONV_BENCH_LOOP(only, u64, in[i])
+/* The loop alone; no hoisted form: without the barrier it would be a vectorized copy. */
+CONV_BENCH_LOOP1(loop_only, u64, in[i], bench_barrier(), 0)
+CONV_BENCH_LOOP1(loop_only_chain, u64, in[i], bench_barrier(), 1)
 
 const conv_loop_fn conv_loop_only[MODE_COUNT] = {
 	[MODE_CALL] = loop_only,
-	[MODE_HOISTED] = loop_only, /* without the barrier it would be a vectorized copy */
+	[MODE_HOISTED] = loop_only,
 	[MODE_CHAIN] = loop_only_chain,
 };
 
