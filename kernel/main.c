@@ -10,6 +10,7 @@
  *	usertest		run the user-space checks (init in ring 3), the self-test, exit
  *	init			run the init program in ring 3 once before the demonstration
  *	idletest=<s>		idle s seconds with one 1 Hz timer, count the wakeups, exit
+ *	cputest=<s>		init, a busy thread that exits, s seconds idle, cpu times, exit
  *	noshell			power off after the demonstration
  *	nowrap			test hook: the self-test skips its wait for the jiffies wrap
  *	timeslice=<n>		round-robin slice in USER_HZ ticks (default 10)
@@ -94,6 +95,8 @@ static void init_thread(void *arg)
 		machine_exit(selftest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	if (cmdline_has("usertest"))
 		machine_exit(usertest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	if (cmdline_has("cputest"))
+		machine_exit(cputest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	if (cmdline_has("init")) {
 		int status;
 

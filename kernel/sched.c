@@ -6,8 +6,13 @@
  * interrupts. Preemption happens at the end of an interrupt (the exit hook),
  * when the tick has used up the running thread's timeslice or woken a
  * thread while the idle thread was running.
+ *
+ * CPU time is charged on the TSC at every context switch, not sampled by
+ * the tick: with the tick stopped in idle, a sample would see none of the
+ * halted time, and a sample misses whatever a thread ran between ticks.
  */
 #include <kernel/sched.h>
+#include <kernel/kernel.h>
 #include <kernel/string.h>
 #include <kernel/user.h>
 #include <asm/switch.h>
@@ -34,6 +39,8 @@ static struct list_head runqueue = LIST_HEAD_INIT(runqueue);
 static bool need_resched;
 static unsigned long timeslice; /* jiffies */
 static u64 nr_switches;
+/* The accounting's start, the last charge to current, and the threads that exited. */
+static u64 acct_start_ns, acct_stamp_ns, exited_ns;
 
 static void rq_enqueue(struct thread *t)
 {
@@ -55,6 +62,16 @@ static struct thread *pick_next(void)
 	return t;
 }
 
+/* Interrupts off: charges the time since the last charge to current; returns now. */
+static u64 account_current(void)
+{
+	u64 now = tsc_now_ns();
+
+	current->exec_ns += now - acct_stamp_ns;
+	acct_stamp_ns = now;
+	return now;
+}
+
 static void check_stack(struct thread *t)
 {
 	if (unlikely(t->stack[0] != STACK_CANARY))
@@ -73,14 +90,20 @@ void schedule(void)
 	next = pick_next();
 	need_resched = false;
 	if (next != prev) {
+		u64 now;
+
 		/* Leaving idle, from the idle loop or an interrupt: the tick is back. */
 		if (prev == idle)
 			tick_nohz_idle_exit();
+		now = account_current();
+		/* Its slot may be reused: its time joins the totals now, as Linux does. */
+		if (prev->state == TASK_DEAD)
+			exited_ns += prev->exec_ns;
 		next->slice = timeslice;
 		next->switches++;
 		nr_switches++;
 		current = next;
-		user_acct_switch(prev, next);
+		user_acct_switch(prev, next, now);
 		arch_switch_to(&prev->sp, next->sp);
 	}
 	dz_irq_restore(flags);
@@ -210,6 +233,36 @@ unsigned int sched_threads(struct thread **out, unsigned int max)
 	return n;
 }
 
+void sched_cpu_usage(struct cpu_usage *cu)
+{
+	unsigned long flags = dz_irq_save();
+	u64 busy = exited_ns;
+
+	cu->now_ns = account_current();
+	for (int i = 1; i < MAX_THREADS; i++)
+		if (threads[i].name && threads[i].state != TASK_DEAD)
+			busy += threads[i].exec_ns;
+	cu->idle_ns = idle->exec_ns;
+	cu->busy_ns = busy;
+	dz_irq_restore(flags);
+}
+
+u64 sched_acct_start_ns(void)
+{
+	return acct_start_ns;
+}
+
+dz_uclock_t sched_thread_cputime(struct thread *t)
+{
+	unsigned long flags = dz_irq_save();
+	u64 ns;
+
+	account_current(); /* t may be current: bring it up to now */
+	ns = t->exec_ns;
+	dz_irq_restore(flags);
+	return nsecs_to_clock_t(ns);
+}
+
 /* Prints the current thread and its activity: the crash reports' "doing what". */
 static void describe(void)
 {
@@ -244,6 +297,8 @@ void sched_init(const char *cmdline)
 	idle->stack[0] = STACK_CANARY;
 	INIT_LIST_HEAD(&idle->run_list);
 	current = idle;
+	/* From here every nanosecond is charged to a thread: until the first switch, idle's. */
+	acct_start_ns = acct_stamp_ns = tsc_now_ns();
 	parse_timeslice(cmdline);
 	trap_set_describe_hook(describe);
 	irq_set_exit_hook(preempt_on_irq_exit);

@@ -149,7 +149,7 @@ static void cmd_stat(const char *arg)
 	for (unsigned int i = 0; i < n; i++)
 		dz_printk("  %2d %-11s %-6s %12lu  %8llu  %9llu  %s\n", t[i]->id, t[i]->name,
 			  state_name(t[i]->state),
-			  dz_uclock_ticks(jiffies_to_clock_t((unsigned long)t[i]->ticks)),
+			  dz_uclock_ticks(sched_thread_cputime(t[i])),
 			  (unsigned long long)t[i]->switches, (unsigned long long)t[i]->preemptions,
 			  t[i]->doing ? t[i]->doing : "");
 	dz_printk("stat: %llu context switches, %lu spurious PIC interrupts, %lu PIT ticks "

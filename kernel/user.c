@@ -23,8 +23,8 @@ static struct user_task task;	/* one user program at a time: one region */
 static const char *task_arg;
 static int next_pid = 1;
 static DECLARE_WAIT_QUEUE_HEAD(task_wq);
-/* Times of tasks that have ended, for the cpu line. */
-static u64 ended_user_ns, ended_sys_ns;
+/* User time of tasks that have ended, for the cpu line. */
+static u64 ended_user_ns;
 static struct dz_conv ns_to_clock;
 
 dz_uclock_t nsecs_to_clock_t(u64 ns)
@@ -44,13 +44,19 @@ static void charge(struct user_task *u, u64 now)
 	u->stamp_ns = now;
 }
 
-void user_acct_switch(struct thread *prev, struct thread *next)
+/*
+ * Charges u up to now if it is running; a task switched out was charged
+ * when it left, and the time since is not its own.
+ */
+static void charge_if_running(struct user_task *u, u64 now)
 {
-	u64 now;
+	if (current->user == u)
+		charge(u, now);
+}
 
-	if (!prev->user && !next->user)
-		return;
-	now = tsc_now_ns();
+/* Same instant as the scheduler's charge: a task's times never exceed its thread's. */
+void user_acct_switch(struct thread *prev, struct thread *next, u64 now)
+{
 	if (prev->user)
 		charge(prev->user, now);
 	if (next->user) {
@@ -83,7 +89,7 @@ void user_times(struct user_task *u, dz_uclock_t *utime, dz_uclock_t *stime)
 {
 	unsigned long flags = dz_irq_save();
 
-	charge(u, tsc_now_ns());
+	charge_if_running(u, tsc_now_ns());
 	*utime = nsecs_to_clock_t(u->utime_ns);
 	*stime = nsecs_to_clock_t(u->stime_ns);
 	dz_irq_restore(flags);
@@ -96,7 +102,6 @@ _Noreturn void user_task_end(bool killed, int status)
 	local_irq_disable();
 	charge(u, tsc_now_ns());
 	ended_user_ns += u->utime_ns;
-	ended_sys_ns += u->stime_ns;
 	u->killed = killed;
 	u->status = status;
 	u->done = true;
@@ -172,32 +177,45 @@ int user_run(const char *name, const char *arg, int *status)
 	return 0;
 }
 
+void cpu_times_read(struct cpu_times *ct)
+{
+	unsigned long flags = dz_irq_save();
+	struct cpu_usage cu;
+
+	sched_cpu_usage(&cu);
+	if (current->user)
+		charge(current->user, cu.now_ns);
+	/* One task at a time: the live one (if any) and those that ended. */
+	ct->user_ns = ended_user_ns + (task.done ? 0 : task.utime_ns);
+	/* A user task's kernel time is its thread's time outside ring 3. */
+	ct->system_ns = cu.busy_ns - ct->user_ns;
+	ct->idle_ns = cu.idle_ns;
+	dz_irq_restore(flags);
+}
+
 void user_stat_print(void)
 {
 	struct thread *t[MAX_THREADS];
 	unsigned int n = sched_threads(t, MAX_THREADS);
-	u64 user_ns = ended_user_ns, sys_ns = ended_sys_ns;
-	unsigned long kernel = 0, idle = 0;
+	struct cpu_times ct;
 
 	for (unsigned int i = 0; i < n; i++) {
-		unsigned long c = dz_uclock_ticks(jiffies_to_clock_t((unsigned long)t[i]->ticks));
+		dz_uclock_t ut, st;
 
-		if (t[i]->user) {
-			dz_uclock_t ut, st;
-
-			user_times(t[i]->user, &ut, &st);
-			dz_printk("user: pid %d (%s) utime %lu stime %lu\n", t[i]->user->pid,
-				  t[i]->user->name, dz_uclock_ticks(ut), dz_uclock_ticks(st));
-			user_ns += t[i]->user->utime_ns;
-			sys_ns += t[i]->user->stime_ns;
-		} else if (t[i]->id == 0)
-			idle = c;
-		else
-			kernel += c;
+		if (!t[i]->user)
+			continue;
+		user_times(t[i]->user, &ut, &st);
+		dz_printk("user: pid %d (%s) utime %lu stime %lu\n", t[i]->user->pid,
+			  t[i]->user->name, dz_uclock_ticks(ut), dz_uclock_ticks(st));
 	}
-	/* As /proc/stat: user nice system idle, in USER_HZ ticks. */
-	dz_printk("cpu  %lu 0 %lu %lu\n", dz_uclock_ticks(nsecs_to_clock_t(user_ns)),
-		  dz_uclock_ticks(nsecs_to_clock_t(sys_ns)) + kernel, idle);
+	/*
+	 * As /proc/stat: user nice system idle, in USER_HZ ticks, each rounded
+	 * down from its own nanoseconds: each within a tick of exact.
+	 */
+	cpu_times_read(&ct);
+	dz_printk("cpu  %lu 0 %lu %lu\n", dz_uclock_ticks(nsecs_to_clock_t(ct.user_ns)),
+		  dz_uclock_ticks(nsecs_to_clock_t(ct.system_ns)),
+		  dz_uclock_ticks(nsecs_to_clock_t(ct.idle_ns)));
 }
 
 void user_init(void)

@@ -26,6 +26,13 @@ int selftest_run(void);
  */
 int usertest_run(void);
 
+/*
+ * cputest=<seconds>: user, kernel-thread and idle time made on purpose,
+ * then one "cputest:" line of the cpu times against the elapsed time
+ * (kernel/cputest.c); returns 0 unless init failed.
+ */
+int cputest_run(void);
+
 /* Shared by the demo, the shell and the self-tests: TSC nanoseconds now. */
 u64 tsc_now_ns(void);
 

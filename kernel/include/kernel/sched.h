@@ -49,7 +49,8 @@ struct thread {
 	u32 *stack;		/* lowest word: a canary against overflow */
 	unsigned long slice;	/* ticks left in the timeslice */
 	/* accounting */
-	u64 ticks;		/* ticks during which it was running */
+	u64 exec_ns;		/* CPU time on the TSC, up to its last charge */
+	u64 ticks;		/* ticks during which it ran (a sample, not its CPU time) */
 	u64 switches;		/* times it was switched in */
 	u64 preemptions;	/* times its slice ran out */
 	struct user_task *user;	/* the user program it runs, if any */
@@ -95,6 +96,23 @@ void sched_tick(void);
 unsigned long sched_timeslice(void);
 unsigned int sched_threads(struct thread **out, unsigned int max);
 u64 sched_context_switches(void);
+
+/*
+ * CPU time, in nanoseconds on the TSC since sched_init(), charged at every
+ * context switch: every nanosecond goes to exactly one thread, so idle_ns +
+ * busy_ns is the time elapsed since sched_acct_start_ns(), halted idle time
+ * included. Threads that exited stay in busy_ns.
+ */
+struct cpu_usage {
+	u64 now_ns;	/* when it was read (tsc_now_ns()) */
+	u64 idle_ns;	/* the idle thread, halted with or without the tick */
+	u64 busy_ns;	/* every other thread, live or exited */
+};
+void sched_cpu_usage(struct cpu_usage *cu);
+u64 sched_acct_start_ns(void);
+
+/* A thread's CPU time up to now, in USER_HZ ticks rounded down. */
+dz_uclock_t sched_thread_cputime(struct thread *t);
 
 /* Sleeping (kernel/sleep.c). */
 long schedule_timeout(long timeout);

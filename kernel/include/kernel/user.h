@@ -38,8 +38,8 @@ void user_init(void);
  */
 int user_run(const char *name, const char *arg, int *status);
 
-/* From schedule(), interrupts off: charges prev's time, readies next's. */
-void user_acct_switch(struct thread *prev, struct thread *next);
+/* From schedule(), interrupts off, at its TSC time now: charges prev's time, readies next's. */
+void user_acct_switch(struct thread *prev, struct thread *next, u64 now);
 
 /* From the system-call path: the task leaves and reenters ring 3. */
 void user_acct_enter_kernel(struct user_task *u);
@@ -47,6 +47,17 @@ void user_acct_exit_kernel(struct user_task *u);
 
 /* Brings the accounting up to now and reads it, in USER_HZ ticks. */
 void user_times(struct user_task *u, dz_uclock_t *utime, dz_uclock_t *stime);
+
+/*
+ * The CPU's time since sched_init() by mode, in ns, read at one instant:
+ * user is ring 3 (interrupts taken there included), system every other
+ * thread's time but idle's, exited ones included, idle the idle thread's.
+ * Their sum is the time elapsed since sched_acct_start_ns().
+ */
+struct cpu_times {
+	u64 user_ns, system_ns, idle_ns;
+};
+void cpu_times_read(struct cpu_times *ct);
 
 /* Nanoseconds to USER_HZ ticks, rounded down (statistics). */
 dz_uclock_t nsecs_to_clock_t(u64 ns);
