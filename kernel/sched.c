@@ -125,11 +125,6 @@ int wake_up_process(struct thread *t)
 	return woken;
 }
 
-void yield(void)
-{
-	schedule();
-}
-
 /* Interrupt exit: switch if the tick or a wake-up asked for it. */
 static void preempt_on_irq_exit(void)
 {

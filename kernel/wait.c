@@ -3,11 +3,6 @@
 #include <kernel/wait.h>
 #include <dynhz/port.h>
 
-void init_waitqueue_head(struct wait_queue_head *wq)
-{
-	INIT_LIST_HEAD(&wq->head);
-}
-
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w, int state)
 {
 	unsigned long flags = dz_irq_save();

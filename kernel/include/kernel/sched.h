@@ -67,7 +67,6 @@ _Noreturn void thread_exit(void);
 void schedule(void);
 /* Makes t runnable; returns whether it was asleep. Any context. */
 int wake_up_process(struct thread *t);
-void yield(void);
 
 static inline void __set_current_state(int state)
 {

@@ -24,8 +24,6 @@ struct wait_queue_entry {
 #define DECLARE_WAIT_QUEUE_HEAD(name) \
 	struct wait_queue_head name = { LIST_HEAD_INIT(name.head) }
 
-void init_waitqueue_head(struct wait_queue_head *wq);
-
 /* Queues the current thread (once) and sets its state; then check, then schedule(). */
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w, int state);
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w);
