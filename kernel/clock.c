@@ -44,8 +44,9 @@ static struct clock_event_device *choose_clockevent(const char *cmdline)
 		dz_printk("clockevent=lapic: no local APIC, using pit\n");
 		return &pit_clockevent;
 	}
-	dz_printk("clockevent=%.*s: not a clock-event device (pit, lapic), using pit\n",
-		  (int)p.val_len, p.val ? p.val : "");
+	/* The value is the user's: shown escaped and bounded, on one line. */
+	dz_param_report(&p, p.val_len ? "not a clock-event device (pit, lapic)" : "empty value",
+			"pit");
 	return pit_with_lapic_idle();
 }
 

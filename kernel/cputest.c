@@ -45,15 +45,16 @@ static void busy_fn(void *arg)
 	wake_up(&busy_wq);
 }
 
-static unsigned long cputest_seconds(void)
+static unsigned long cpu_secs = CPUTEST_DEFAULT;
+
+/* cputest=<s>, read at boot so that a bad value is reported whatever runs. */
+void cputest_setup(const char *cmdline)
 {
 	static const char *const names[] = { "cputest", NULL };
-	unsigned long s = CPUTEST_DEFAULT;
 	struct dz_param p;
 
-	if (dz_cmdline_find(boot_cmdline, names, &p) && p.val)
-		dz_param_uint(&p, 1, CPUTEST_MAX, CPUTEST_DEFAULT, &s);
-	return s;
+	if (dz_cmdline_find(cmdline, names, &p) && p.val)
+		dz_param_uint(&p, 1, CPUTEST_MAX, CPUTEST_DEFAULT, &cpu_secs);
 }
 
 static unsigned long ticks_of(u64 ns)
@@ -83,7 +84,7 @@ static void report(unsigned long secs, int init, bool exited)
 
 int cputest_run(void)
 {
-	unsigned long secs = cputest_seconds();
+	unsigned long secs = cpu_secs;
 	struct thread *busy;
 	int status = -1, init;
 

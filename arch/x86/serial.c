@@ -5,6 +5,9 @@
  * context including exceptions; input arrives by interrupt (IRQ 4), and
  * with serial_poll=<USER_HZ ticks> also by polling on a timer, for a UART
  * whose interrupt line is not wired (or a host that drops it).
+ *
+ * Nothing typed before the shell listens is lost: the UART keeps it, with
+ * its receive interrupt off, until serial_enable_rx() takes it in.
  */
 #include <asm/serial.h>
 #include <asm/pic.h>
@@ -30,7 +33,6 @@
 
 #define LCR_8N1	     0x03
 #define LCR_DLAB     0x80
-#define FCR_ENABLE   0x07 /* enable and clear both FIFOs */
 #define MCR_DTR_RTS  0x03
 #define MCR_OUT2     0x08 /* gates the UART's interrupt onto the ISA bus */
 #define IER_RX	     0x01
@@ -53,7 +55,12 @@ void serial_init(void)
 	outb(COM1 + UART_DLL, (u8)div);
 	outb(COM1 + UART_DLM, (u8)(div >> 8));
 	outb(COM1 + UART_LCR, LCR_8N1);
-	outb(COM1 + UART_FCR, FCR_ENABLE);
+	/*
+	 * The FCR is left alone: enabling or resetting the FIFOs drops what
+	 * the UART received, and a byte typed at once (or fed by a test) is
+	 * often there at power-on, when QEMU's 16550 holds it in the receive
+	 * buffer and keeps the rest back until that one is read.
+	 */
 	outb(COM1 + UART_MCR, MCR_DTR_RTS | MCR_OUT2);
 }
 
@@ -108,11 +115,19 @@ static void serial_poll(struct timer_list *t)
 	mod_timer(t, jiffies + poll_jiffies);
 }
 
+/*
+ * Takes what was typed before first, in order, with interrupts off so
+ * that no new byte comes in between.
+ */
 void serial_enable_rx(void (*fn)(char c))
 {
+	unsigned long flags = dz_irq_save();
+
 	rx_fn = fn;
+	serial_interrupt(NULL);
 	irq_register(COM1_IRQ, serial_interrupt, NULL);
 	outb(COM1 + UART_IER, IER_RX);
+	dz_irq_restore(flags);
 	if (poll_jiffies) {
 		timer_setup(&poll_timer, serial_poll, 0);
 		mod_timer(&poll_timer, jiffies + poll_jiffies);

@@ -2,9 +2,10 @@
 /*
  * The kernel command line and hz=: a table of good and bad command lines
  * booted through dynhz_boot_quiet(), the dz_cmdline_* walkers, and
- * dz_param_uint() for other parameters. Every expectation is written out
- * here: the return value, the HZ in force, where it came from, and every
- * line printed, word for word.
+ * dz_param_uint() for other parameters, and dz_escape() and
+ * dz_param_report(), which show a bad value bounded and escaped. Every
+ * expectation is written out here: the return value, the HZ in force,
+ * where it came from, and every line printed, word for word.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -284,6 +285,20 @@ static const struct boot_case cases[] = {
 	RANGE("hz=20000", "hz=20000", 10000),
 	RANGE("hz=\"5\"", "hz=5", 19),
 	RANGE("hz=000", "hz=000", 19),
+
+	/* shown escaped: one line whatever the value holds */
+	BAD("hz=\"3\n00\"", "hz=3\\x0a00", WHY_TRAIL),
+	BAD("hz=\"\r\n\"", "hz=\\x0d\\x0a", WHY_NAN),
+	BAD("hz=\033[2J\033[H", "hz=\\x1b[2J\\x1b[H", WHY_NAN),
+	BAD("hz=300\033[0m", "hz=300\\x1b[0m", WHY_TRAIL),
+	BAD("hz=\\300", "hz=\\x5c300", WHY_NAN),
+	BAD("hz=caf\303\251", "hz=caf\\xc3\\xa9", WHY_NAN),
+	BAD("hz=\001\177\377", "hz=\\x01\\x7f\\xff", WHY_NAN),
+	BAD("hz=\"\t\"", "hz=\\x09", WHY_NAN),
+	/* an unterminated quote runs to the end */
+	BAD("hz=\"300 nohz=off", "hz=300 nohz=off", WHY_TRAIL),
+	OK("hz=\"300", 300, "hz=300"),
+	BAD("HZ=\"\"\"5\"", "HZ=\"\"5", WHY_NAN),
 };
 
 static void boot_one(const struct boot_case *c)
@@ -338,33 +353,60 @@ static void test_boot_table_reversed(void **state)
 		boot_one(&cases[i]);
 }
 
-/* A value longer than any line the console keeps: still never fatal. */
+/* n copies of c, then tail, into buf (terminated). */
+static char *repeat(char *buf, const char *head, char c, size_t n, const char *tail)
+{
+	size_t h = strlen(head);
+
+	memcpy(buf, head, h);
+	memset(buf + h, c, n);
+	strcpy(buf + h + n, tail);
+	return buf;
+}
+
+/*
+ * A value longer than any console line: never fatal, and its line stays
+ * one line that still says what is used, the value cut to 64 characters.
+ */
 static void test_boot_long_value(void **state)
 {
-	char cl[600];
-	int n;
+	char cl[1100], want[256], shown[80];
+	const char *w = want;
+	struct output o;
 
 	(void)state;
-	dynhz_host_set_quiet(true);
-	n = snprintf(cl, sizeof(cl), "hz=");
-	memset(cl + n, '0', 500);
-	strcpy(cl + n + 500, "300");
+	repeat(cl, "hz=", '0', 500, "300");
+	capture_start();
 	assert_int_equal(dynhz_boot_quiet(cl), 0);
+	capture_stop(&o);
+	repeat(shown, "hz=", '0', 61, "...");
+#if defined(CONFIG_HZ) && CONFIG_HZ != 300
+	snprintf(want, sizeof(want), "%s: HZ is fixed at %u in this build, ignored", shown,
+		 (unsigned int)CONFIG_HZ);
+	check_lines("hz=000...300", &o, &w, 1);
+#else
+	check_lines("hz=000...300", &o, &w, 0);
+#endif
 #ifdef CONFIG_HZ
 	check_booted("hz=000...300", CONFIG_HZ, DZ_HZ_SRC_CONSTANT);
 #else
 	check_booted("hz=000...300", 300, DZ_HZ_SRC_CMDLINE);
 #endif
 
-	memset(cl + n, '9', 500);
-	cl[n + 500] = '\0';
+	repeat(cl, "hz=", '9', 1000, "");
+	capture_start();
 	assert_int_equal(dynhz_boot_quiet(cl), -DZ_EINVAL);
+	capture_stop(&o);
+	repeat(shown, "hz=", '9', 61, "...");
 #ifdef CONFIG_HZ
+	snprintf(want, sizeof(want), "%s: HZ is fixed at %u in this build, ignored", shown,
+		 (unsigned int)CONFIG_HZ);
 	check_booted("hz=999...", CONFIG_HZ, DZ_HZ_SRC_CONSTANT);
 #else
+	snprintf(want, sizeof(want), "%s: number too large, using 250", shown);
 	check_booted("hz=999...", 250, DZ_HZ_SRC_DEFAULT);
 #endif
-	dz_printk("\n"); /* end whatever the long line left unfinished */
+	check_lines("hz=999...", &o, &w, 1);
 }
 
 /* dynhz_boot() prints the messages, then the report ending in a `time:` line. */
@@ -414,6 +456,259 @@ static void test_boot_report(void **state)
 		       o.lines ? o.line[o.lines - 1] : "", want);
 		EXPECT(!strcmp(dynhz_host_last_line(), want), "[%s] last line \"%s\"",
 		       reports[i].cmdline, dynhz_host_last_line());
+	}
+}
+
+/*
+ * Both parameters of the core at once: the hz= line, then the nohz= line,
+ * each escaped. hz_shown and hz_tail make the hz= line of either build:
+ * "<hz_shown>: <hz_tail>" here, "<hz_shown>: HZ is fixed at N in this
+ * build, ignored" in the constant one.
+ */
+static void test_boot_messages(void **state)
+{
+	static const struct {
+		const char *cmdline;
+		const char *hz_shown; /* NULL: no hz= line */
+		const char *hz_tail;
+		const char *nohz_line; /* NULL: none */
+	} msgs[] = {
+		{ "hz=abc nohz=maybe", "hz=abc", "not a number, using 250",
+		  "nohz=maybe: not on or off, using on" },
+		{ "nohz", NULL, NULL, "nohz=: empty value, using on" },
+		{ "nohz=\"o\nn\"", NULL, NULL, "nohz=o\\x0an: not on or off, using on" },
+		{ "nohz=\033[2J", NULL, NULL, "nohz=\\x1b[2J: not on or off, using on" },
+		{ "nohz=on\033", NULL, NULL, "nohz=on\\x1b: not on or off, using on" },
+		{ "nohz=\\off", NULL, NULL, "nohz=\\x5coff: not on or off, using on" },
+		{ "hz=\"1\n2\" nohz=\"\n\"", "hz=1\\x0a2", "trailing characters after the number, using 250",
+		  "nohz=\\x0a: not on or off, using on" },
+		{ "HZ=5\033 nohz=\377", "HZ=5\\x1b", "trailing characters after the number, using 250",
+		  "nohz=\\xff: not on or off, using on" },
+		{ "hz=\"300 nohz=maybe\"", "hz=300 nohz=maybe",
+		  "trailing characters after the number, using 250", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(msgs); i++) {
+		char hz_line[256];
+		const char *want[2];
+		int nwant = 0;
+		struct output o;
+
+		if (msgs[i].hz_shown) {
+#ifdef CONFIG_HZ
+			snprintf(hz_line, sizeof(hz_line), "%s: HZ is fixed at %u in this build, ignored",
+				 msgs[i].hz_shown, (unsigned int)CONFIG_HZ);
+#else
+			snprintf(hz_line, sizeof(hz_line), "%s: %s", msgs[i].hz_shown, msgs[i].hz_tail);
+#endif
+			want[nwant++] = hz_line;
+		}
+		if (msgs[i].nohz_line)
+			want[nwant++] = msgs[i].nohz_line;
+		capture_start();
+		dynhz_boot_quiet(msgs[i].cmdline);
+		capture_stop(&o);
+		check_lines(msgs[i].cmdline, &o, want, nwant);
+	}
+}
+
+/* ---- showing a value: dz_escape() ---- */
+
+/* The 40-character string the boundary cases are cut from. */
+#define A40 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+struct escape_case {
+	const char *in;
+	size_t len;	  /* of in; 0 with in "" */
+	size_t size;	  /* of the output buffer, at most 128 */
+	size_t max_chars;
+	const char *want;
+};
+
+#define ESC(in, size, max, want) { in, sizeof(in) - 1, size, max, want }
+
+static const struct escape_case escapes[] = {
+	/* what stays and what is escaped */
+	ESC("", 128, 64, ""),
+	ESC("300", 128, 64, "300"),
+	ESC(" !\"#~", 128, 64, " !\"#~"),
+	ESC("\x01\x08\x1f", 128, 64, "\\x01\\x08\\x1f"),
+	ESC("\t\n\v\f\r", 128, 64, "\\x09\\x0a\\x0b\\x0c\\x0d"),
+	ESC("3\n00", 128, 64, "3\\x0a00"),			/* a quoted newline */
+	ESC("\033[2J\033[H", 128, 64, "\\x1b[2J\\x1b[H"),	/* clear the screen */
+	ESC("\033]0;title\007", 128, 64, "\\x1b]0;title\\x07"), /* set the title */
+	ESC("a\\b", 128, 64, "a\\x5cb"),			/* a backslash is escaped too */
+	ESC("\\x41", 128, 64, "\\x5cx41"),			/* so an escape is never ambiguous */
+	ESC("\x7f\x80\xff", 128, 64, "\\x7f\\x80\\xff"),
+	ESC("caf\xc3\xa9", 128, 64, "caf\\xc3\\xa9"),
+	ESC("a\0b", 128, 64, "a\\x00b"), /* a slice may hold a NUL */
+	/* the length is the slice's, not the string's */
+	{ "300xyz", 3, 128, 64, "300" },
+	{ "300xyz", 0, 128, 64, "" },
+	/* exact boundaries: max_chars whole characters, or the most that leave room for "..." */
+	ESC(A40, 128, 40, A40),
+	ESC(A40, 128, 39, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa..."),
+	ESC(A40, 128, 41, A40),
+	ESC("aaaaaa\033", 128, 10, "aaaaaa\\x1b"),  /* 10: fits */
+	ESC("aaaaaaa\033", 128, 10, "aaaaaaa..."),  /* 11: the escape goes whole */
+	ESC("aaaa\033\033", 128, 10, "aaaa..."),    /* no half escape before the dots */
+	ESC("aaa\033\033", 128, 10, "aaa\\x1b..."), /* 11: the second goes */
+	ESC("\033\033\033", 128, 12, "\\x1b\\x1b\\x1b"),
+	ESC("\033\033\033", 128, 11, "\\x1b\\x1b..."),
+	ESC("\033\033\033", 128, 6, "..."),
+	/* a tiny budget: only dots, as many as fit */
+	ESC("abcdef", 128, 3, "..."),
+	ESC("abcdef", 128, 2, ".."),
+	ESC("abcdef", 128, 0, ""),
+	ESC("abc", 128, 3, "abc"),
+	/* the buffer bounds it too */
+	ESC("abcdefghij", 8, 64, "abcd..."),
+	ESC("abcdefg", 8, 64, "abcdefg"),
+	ESC("abcdefgh", 8, 64, "abcd..."),
+	ESC("abc", 1, 64, ""),
+	ESC("\033", 4, 64, "..."),
+	ESC("\033", 5, 64, "\\x1b"),
+};
+
+static void test_escape(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(escapes); i++) {
+		const struct escape_case *c = &escapes[i];
+		char out[128 + 16];
+		char *r;
+
+		memset(out, '#', sizeof(out));
+		r = dz_escape(out, c->size, c->in, c->len, c->max_chars);
+		EXPECT(r == out, "case %zu: returned another buffer", i);
+		EXPECT(memchr(out, '\0', c->size), "case %zu: not terminated", i);
+		EXPECT(!strcmp(out, c->want), "case %zu (size %zu, max %zu): \"%s\", expected \"%s\"",
+		       i, c->size, c->max_chars, out, c->want);
+		EXPECT(strlen(out) <= c->max_chars, "case %zu: %zu characters, max %zu", i,
+		       strlen(out), c->max_chars);
+		for (size_t k = c->size; k < sizeof(out); k++)
+			EXPECT(out[k] == '#', "case %zu: wrote byte %zu of a %zu-byte buffer", i, k,
+			       c->size);
+		for (const char *p = out; *p; p++)
+			EXPECT(*p >= ' ' && *p <= '~', "case %zu: byte 0x%02x shown", i,
+			       (unsigned char)*p);
+	}
+}
+
+/* No buffer at all: nothing written. */
+static void test_escape_size0(void **state)
+{
+	char out[4] = "###";
+
+	(void)state;
+	assert_ptr_equal(dz_escape(out, 0, "abc", 3, 64), out);
+	assert_string_equal(out, "###");
+}
+
+/* Every byte value, alone: printable ASCII but the backslash as itself, the rest \xNN. */
+static void test_escape_every_byte(void **state)
+{
+	(void)state;
+	for (unsigned int b = 0; b < 256; b++) {
+		char in = (char)b, out[8], want[8];
+
+		if (b >= 0x20 && b <= 0x7e && b != '\\')
+			snprintf(want, sizeof(want), "%c", (int)b);
+		else
+			snprintf(want, sizeof(want), "\\x%02x", b);
+		dz_escape(out, sizeof(out), &in, 1, 64);
+		EXPECT(!strcmp(out, want), "byte 0x%02x: \"%s\", expected \"%s\"", b, out, want);
+	}
+}
+
+/* ---- the one line for a bad value: dz_param_report() ---- */
+
+/* 61 characters of a value cut to 64: then "..." */
+#define A61 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define A64 A61 "aaa"
+
+struct report_case {
+	const char *cmdline; /* one token, read by dz_cmdline_next */
+	const char *why, *used;
+	const char *want;
+};
+
+static void test_param_report(void **state)
+{
+	static const struct report_case reports[] = {
+		{ "hz=abc", "not a number", "250", "hz=abc: not a number, using 250" },
+		{ "nohz", "empty value", "on", "nohz=: empty value, using on" },
+		{ "nohz=", "empty value", "on", "nohz=: empty value, using on" },
+		{ "clockevent=\"hp\net\"", "not a clock-event device (pit, lapic)", "pit",
+		  "clockevent=hp\\x0aet: not a clock-event device (pit, lapic), using pit" },
+		{ "timeslice=\033[2J\033[H", "not a number", "10",
+		  "timeslice=\\x1b[2J\\x1b[H: not a number, using 10" },
+		{ "idletest=\\\\", "not a number", "10", "idletest=\\x5c\\x5c: not a number, using 10" },
+		{ "crash=\xe2\x98\x83", "not ud, div, gp or panic", "none",
+		  "crash=\\xe2\\x98\\x83: not ud, div, gp or panic, using none" },
+		{ "\"hz=\r\"", "not a number", "250", "hz=\\x0d: not a number, using 250" },
+		/* the value's bound, exactly */
+		{ "hz=" A64, "not a number", "250", "hz=" A64 ": not a number, using 250" },
+		{ "hz=" A64 "a", "not a number", "250", "hz=" A61 "...: not a number, using 250" },
+		/* and the name's: 32 characters */
+		{ "abcdefghijklmnopqrstuvwxyz012345=1", "x", "y",
+		  "abcdefghijklmnopqrstuvwxyz012345=1: x, using y" },
+		{ "abcdefghijklmnopqrstuvwxyz0123456=1", "x", "y",
+		  "abcdefghijklmnopqrstuvwxyz012...=1: x, using y" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(reports); i++) {
+		const struct report_case *c = &reports[i];
+		struct dz_param p;
+		size_t pos = 0;
+		struct output o;
+
+		assert_true(dz_cmdline_next(c->cmdline, &pos, &p));
+		capture_start();
+		dz_param_report(&p, c->why, c->used);
+		capture_stop(&o);
+		check_lines(c->cmdline, &o, &c->want, 1);
+	}
+}
+
+/*
+ * Whatever the value, the report is one printable line, of bounded
+ * length, naming the parameter and ending in what is used: values of
+ * 1000 characters of each kind, and one of every byte.
+ */
+static void test_param_report_bounded(void **state)
+{
+	static const char fills[] = { 'x', '\n', '\033', '\\', '\x80', '"', ' ', '\0' };
+	/* "name=" + 64 + ": " + why + ", using " + used */
+	const size_t bound = 5 + 64 + 2 + strlen("not a number") + 8 + 3;
+	const char *tail = "...: not a number, using 250";
+	char val[1000];
+
+	(void)state;
+	for (size_t f = 0; f <= ARRAY_SIZE(fills); f++) {
+		struct dz_param p = { "name", 4, val, sizeof(val) };
+		struct output o;
+		size_t len;
+
+		if (f < ARRAY_SIZE(fills))
+			memset(val, fills[f], sizeof(val));
+		else
+			for (size_t i = 0; i < sizeof(val); i++)
+				val[i] = (char)i;
+		capture_start();
+		dz_param_report(&p, "not a number", "250");
+		capture_stop(&o);
+		EXPECT(o.lines == 1, "fill %zu: %d lines", f, o.lines);
+		len = strlen(o.line[0]);
+		EXPECT(len <= bound, "fill %zu: %zu characters, more than %zu", f, len, bound);
+		EXPECT(!strncmp(o.line[0], "name=", 5), "fill %zu: \"%s\"", f, o.line[0]);
+		EXPECT(len >= strlen(tail) && !strcmp(o.line[0] + len - strlen(tail), tail),
+		       "fill %zu: ends \"%s\"", f, o.line[0]);
+		for (const char *s = o.line[0]; *s; s++)
+			EXPECT(*s >= ' ' && *s <= '~', "fill %zu: byte 0x%02x in \"%s\"", f,
+			       (unsigned char)*s, o.line[0]);
 	}
 }
 
@@ -694,6 +989,12 @@ int main(void)
 		cmocka_unit_test(test_boot_table_reversed),
 		cmocka_unit_test(test_boot_long_value),
 		cmocka_unit_test(test_boot_report),
+		cmocka_unit_test(test_boot_messages),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_escape_size0),
+		cmocka_unit_test(test_escape_every_byte),
+		cmocka_unit_test(test_param_report),
+		cmocka_unit_test(test_param_report_bounded),
 		cmocka_unit_test(test_cmdline_next),
 		cmocka_unit_test(test_cmdline_find),
 		cmocka_unit_test(test_param_is),

@@ -29,9 +29,11 @@ int usertest_run(void);
 /*
  * cputest=<seconds>: user, kernel-thread and idle time made on purpose,
  * then one "cputest:" line of the cpu times against the elapsed time
- * (kernel/cputest.c); returns 0 unless init failed.
+ * (kernel/cputest.c); returns 0 unless init failed. cputest_setup()
+ * reads the seconds, at boot.
  */
 int cputest_run(void);
+void cputest_setup(const char *cmdline);
 
 /* Shared by the demo, the shell and the self-tests: TSC nanoseconds now. */
 u64 tsc_now_ns(void);
