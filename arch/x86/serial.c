@@ -71,15 +71,6 @@ static void put_raw(char c)
 	outb(COM1 + UART_THR, (u8)c);
 }
 
-void serial_write(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '\n')
-			put_raw('\r'); /* terminals want CR LF */
-		put_raw(s[i]);
-	}
-}
-
 /*
  * Interrupts are off for one character at a time, not for the message:
  * the host end of the port may be slow to take output, and the guest polls
@@ -92,7 +83,7 @@ void dz_port_console_write(const char *s, size_t len)
 		unsigned long flags = dz_irq_save();
 
 		if (s[i] == '\n')
-			put_raw('\r');
+			put_raw('\r'); /* terminals want CR LF */
 		put_raw(s[i]);
 		dz_irq_restore(flags);
 	}

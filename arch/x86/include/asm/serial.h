@@ -6,7 +6,6 @@
 #include <dynhz/types.h>
 
 void serial_init(void);
-void serial_write(const char *s, size_t len);
 
 /*
  * Receive: after serial_enable_rx(fn), fn runs in interrupt context for
