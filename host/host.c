@@ -72,7 +72,7 @@ static struct {
 	u64 cycles;	      /* input clocks since boot */
 	unsigned int divisor; /* input clocks per tick */
 	bool periodic;
-	bool armed;	      /* an interrupt is coming at `next` */
+	bool armed; /* an interrupt is coming at `next` */
 	u64 next;
 } sim;
 

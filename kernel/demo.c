@@ -48,7 +48,8 @@ static void sleeper(void *arg)
 		schedule_timeout_uninterruptible(n);
 		ns = tsc_now_ns() - t0;
 		dz_printk("demo:   %s: schedule_timeout(HZ / 10 = %ld jiffies = %s)  slept %s\n",
-			  current->name, n, fmt_ms(a, sizeof(a), jiffies_to_nsecs((unsigned long)n)),
+			  current->name, n,
+			  fmt_ms(a, sizeof(a), jiffies_to_nsecs((unsigned long)n)),
 			  fmt_ms(b, sizeof(b), ns));
 	}
 	done_one();
@@ -59,7 +60,8 @@ static void demo_sleepers(void)
 	static const char *const names[] = { "sleeper-1", "sleeper-2", "sleeper-3" };
 
 	dz_printk("demo: three threads sleep twice each with schedule_timeout(HZ / 10): the\n"
-		  "demo: timeout ends at a tick, so the first sleep (begun mid-tick) is up to a tick shorter\n");
+		  "demo: timeout ends at a tick, so the first sleep (begun mid-tick) is up to a "
+		  "tick shorter\n");
 	demo_left = 3;
 	for (int i = 0; i < 3; i++)
 		kthread_run(sleeper, NULL, names[i]);
@@ -71,8 +73,9 @@ static void demo_msleep(void)
 	static const unsigned int ms[] = { 1, 5, 20, 100, 250 };
 	char a[32], b[32];
 
-	dz_printk("demo: msleep(ms) sleeps msecs_to_jiffies(ms) ticks, and one more if the TSC says\n"
-		  "demo: ms have not passed yet: never less than ms, at most a tick more\n");
+	dz_printk(
+		"demo: msleep(ms) sleeps msecs_to_jiffies(ms) ticks, and one more if the TSC says\n"
+		"demo: ms have not passed yet: never less than ms, at most a tick more\n");
 	for (unsigned int i = 0; i < ARRAY_SIZE(ms); i++) {
 		unsigned long j = msecs_to_jiffies(ms[i]), j0 = jiffies;
 		u64 t0 = tsc_now_ns(), ns;
@@ -109,9 +112,10 @@ static void demo_timers(void)
 	unsigned long now;
 	char a[32], b[32], c[32];
 
-	dz_printk("demo: a burst of %u timers, mod_timer(jiffies + msecs_to_jiffies(ms)), armed at\n"
-		  "demo: once: each runs at its tick, after j - 1 to j ticks\n",
-		  (unsigned int)ARRAY_SIZE(ms));
+	dz_printk(
+		"demo: a burst of %u timers, mod_timer(jiffies + msecs_to_jiffies(ms)), armed at\n"
+		"demo: once: each runs at its tick, after j - 1 to j ticks\n",
+		(unsigned int)ARRAY_SIZE(ms));
 	demo_left = ARRAY_SIZE(ms);
 	now = jiffies;
 	for (unsigned int i = 0; i < ARRAY_SIZE(ms); i++) {
@@ -124,7 +128,8 @@ static void demo_timers(void)
 	for (unsigned int i = 0; i < ARRAY_SIZE(ms); i++) {
 		unsigned long j = msecs_to_jiffies(d[i].ms);
 
-		dz_printk("demo:   timer %3u ms: j = %3lu jiffies, due after %s to %s; fired after %s\n",
+		dz_printk("demo:   timer %3u ms: j = %3lu jiffies, due after %s to %s; fired after "
+			  "%s\n",
 			  d[i].ms, j, fmt_ms(a, sizeof(a), jiffies_to_nsecs(j - 1)),
 			  fmt_ms(b, sizeof(b), jiffies_to_nsecs(j)),
 			  fmt_ms(c, sizeof(c), d[i].fired_ns - d[i].armed_ns));
@@ -158,9 +163,10 @@ static void demo_preemption(void)
 	t[1] = kthread_run(spinner, &loops[1], "busy-b");
 	wait_event(demo_wq, demo_left == 0);
 	for (int i = 0; i < 2; i++)
-		dz_printk("demo:   %s ran %llu ticks, switched in %llu times, preempted %llu times\n",
-			  t[i]->name, (unsigned long long)t[i]->ticks,
-			  (unsigned long long)t[i]->switches, (unsigned long long)t[i]->preemptions);
+		dz_printk(
+			"demo:   %s ran %llu ticks, switched in %llu times, preempted %llu times\n",
+			t[i]->name, (unsigned long long)t[i]->ticks,
+			(unsigned long long)t[i]->switches, (unsigned long long)t[i]->preemptions);
 }
 
 void demo_run(void)

@@ -166,11 +166,8 @@ static const struct {
 	const char *name;
 	bool ends_boot;
 } modes[] = {
-	{ "selftest", true },
-	{ "usertest", true },
-	{ "cputest", true },
-	{ "init", false },
-	{ "idletest", true },
+	{ "selftest", true }, { "usertest", true }, { "cputest", true },
+	{ "init", false },    { "idletest", true },
 };
 
 /*

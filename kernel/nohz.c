@@ -20,7 +20,7 @@
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 
-#define IDLETEST_DEFAULT 10  /* seconds */
+#define IDLETEST_DEFAULT 10 /* seconds */
 #define IDLETEST_MAX	 3600
 
 /* Per second over ns, in thousandths. */

@@ -24,9 +24,9 @@
 #include <dynhz/printk.h>
 #include <dynhz/tick.h>
 
-#define STACK_CANARY	     0x57ac4ca9U
-#define TIMESLICE_DEFAULT    10	  /* USER_HZ ticks: 100 ms */
-#define TIMESLICE_MAX	     6000 /* one minute */
+#define STACK_CANARY	  0x57ac4ca9U
+#define TIMESLICE_DEFAULT 10   /* USER_HZ ticks: 100 ms */
+#define TIMESLICE_MAX	  6000 /* one minute */
 
 static struct thread threads[MAX_THREADS];
 /* Thread 0 (idle) runs on the boot stack; thread i on stacks[i - 1]. */
@@ -265,7 +265,8 @@ static void describe(void)
 		return;
 	dz_printk("  in thread %d '%s'%s, doing: %s; jiffies %lu\n", current->id, current->name,
 		  irq_depth() ? " (in an interrupt handler)" : "",
-		  current->doing ? current->doing : "nothing in particular", (unsigned long)jiffies);
+		  current->doing ? current->doing : "nothing in particular",
+		  (unsigned long)jiffies);
 }
 
 /* timeslice=<USER_HZ ticks>, converted to jiffies once. */

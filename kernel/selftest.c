@@ -59,7 +59,9 @@ static u64 ticks_ns_up(u64 n)
 /* Conversions against the exact tick period, by plain long division. */
 static void test_conversions(void)
 {
-	static const unsigned int ms[] = { 0, 1, 2, 3, 7, 10, 100, 999, 1000, 1001, 65535, 3600000 };
+	static const unsigned int ms[] = {
+		0, 1, 2, 3, 7, 10, 100, 999, 1000, 1001, 65535, 3600000
+	};
 	const u64 num = period().num, den = period().den;
 	unsigned int bad = 0;
 
@@ -145,7 +147,8 @@ static void test_tick_rate(void)
 			  ticks, (unsigned long long)ns, (unsigned long long)(mhz / 1000),
 			  (unsigned long long)(mhz % 1000), (unsigned long long)period().den,
 			  (unsigned long long)period().num, (unsigned long long)ppm);
-		check(!hi && diff * 1000 <= rhs, "tick rate within 0.1%% of the exact rate (%llu ppm)",
+		check(!hi && diff * 1000 <= rhs,
+		      "tick rate within 0.1%% of the exact rate (%llu ppm)",
 		      (unsigned long long)ppm);
 	}
 }

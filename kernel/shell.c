@@ -105,7 +105,8 @@ static void cmd_uptime(const char *arg)
 	print_ns("uptime: ", ktime_get_ns());
 	dz_printk("uptime: %llu ticks since boot = ", (unsigned long long)ticks);
 	print_ns("", jiffies64_to_nsecs(ticks));
-	dz_printk("uptime: jiffies %lu, jiffies_64 %llu (the 32-bit jiffies wraps 300 s after boot)\n",
+	dz_printk("uptime: jiffies %lu, jiffies_64 %llu (the 32-bit jiffies wraps 300 s after "
+		  "boot)\n",
 		  (unsigned long)jiffies, (unsigned long long)get_jiffies_64());
 }
 
@@ -148,8 +149,7 @@ static void cmd_stat(const char *arg)
 	dz_printk("  id name        state  cpu(USER_HZ)  switches  preempted  doing\n");
 	for (unsigned int i = 0; i < n; i++)
 		dz_printk("  %2d %-11s %-6s %12lu  %8llu  %9llu  %s\n", t[i]->id, t[i]->name,
-			  state_name(t[i]->state),
-			  dz_uclock_ticks(sched_thread_cputime(t[i])),
+			  state_name(t[i]->state), dz_uclock_ticks(sched_thread_cputime(t[i])),
 			  (unsigned long long)t[i]->switches, (unsigned long long)t[i]->preemptions,
 			  t[i]->doing ? t[i]->doing : "");
 	dz_printk("stat: %llu context switches, %lu spurious PIC interrupts, %lu PIT ticks "

@@ -19,7 +19,7 @@
 
 #define ARG_MAX 128
 
-static struct user_task task;	/* one user program at a time: one region */
+static struct user_task task; /* one user program at a time: one region */
 static const char *task_arg;
 static int next_pid = 1;
 static DECLARE_WAIT_QUEUE_HEAD(task_wq);
@@ -222,7 +222,8 @@ void user_init(void)
 {
 	struct dz_rate ns = { NSEC_PER_SEC, 1 }, user = { USER_HZ, 1 };
 
-	if (dz_conv_init(&ns_to_clock, ns, user, DZ_ROUND_DOWN, U64_MAX, ULONG_MAX, DZ_SHAPE_WIDE, 0))
+	if (dz_conv_init(&ns_to_clock, ns, user, DZ_ROUND_DOWN, U64_MAX, ULONG_MAX, DZ_SHAPE_WIDE,
+			 0))
 		dz_panic("user: no exact nanoseconds-to-USER_HZ conversion");
 	idt_allow_user(SYSCALL_VECTOR);
 	irq_set_syscall_handler(syscall_handle);

@@ -11,7 +11,7 @@
 
 /* Faults the init program commits when asked (user/init.c). */
 static const char *const faults[] = { "fault=segment", "fault=ud", "fault=privileged",
-				       "fault=div" };
+				      "fault=div" };
 
 static int run_init(void)
 {

@@ -100,7 +100,9 @@ int dz_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		switch (*fmt) {
 		case 'd':
 		case 'i':
-			s = lng >= 2 ? va_arg(ap, long long) : lng ? va_arg(ap, long) : va_arg(ap, int);
+			s = lng >= 2 ? va_arg(ap, long long)
+			    : lng    ? va_arg(ap, long)
+				     : va_arg(ap, int);
 			u = s < 0 ? 0ULL - (unsigned long long)s : (unsigned long long)s;
 			put_num(&o, u, s < 0, 10, false, width, zero, left);
 			break;

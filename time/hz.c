@@ -95,7 +95,8 @@ void dz_hz_setup(unsigned int hz, enum dz_hz_source src, struct dz_tick_period p
 #ifdef CONFIG_HZ
 	/* The constants were generated for this period; any other would lie. */
 	if (hz != CONFIG_HZ || period.num != DZ_TC_PERIOD_NUM || period.den != DZ_TC_PERIOD_DEN)
-		dz_panic("constant build for HZ %u, period %llu/%llu s; asked for HZ %u, %llu/%llu s",
+		dz_panic("constant build for HZ %u, period %llu/%llu s; asked for HZ %u, %llu/%llu "
+			 "s",
 			 (unsigned int)CONFIG_HZ, (unsigned long long)DZ_TC_PERIOD_NUM,
 			 (unsigned long long)DZ_TC_PERIOD_DEN, hz, (unsigned long long)period.num,
 			 (unsigned long long)period.den);
@@ -144,16 +145,18 @@ void dz_hz_report(void)
 
 	dz_printk("hz: HZ=%u (%s), USER_HZ=%u, clockevent %s\n", st->hz,
 		  dz_hz_source_name(st->source), (unsigned int)USER_HZ, st->device);
-	dz_printk("hz: tick = %llu/%llu s = %llu.%03llu ns, rate %llu.%03llu Hz (%c%llu.%03llu ppm)\n",
+	dz_printk("hz: tick = %llu/%llu s = %llu.%03llu ns, rate %llu.%03llu Hz (%c%llu.%03llu "
+		  "ppm)\n",
 		  (unsigned long long)st->period.num, (unsigned long long)st->period.den,
 		  (unsigned long long)(ps / 1000), (unsigned long long)(ps % 1000),
 		  (unsigned long long)(mhz / 1000), (unsigned long long)(mhz % 1000),
 		  ppb < 0 ? '-' : '+', (unsigned long long)(appb / 1000),
 		  (unsigned long long)(appb % 1000));
-	dz_printk("hz: msecs_to_jiffies(1000)=%lu jiffies_to_msecs(HZ)=%u jiffies_to_clock_t(HZ)=%lu "
-		  "user_to_kernel_hz(100)=%lu\n",
-		  msecs_to_jiffies(1000), jiffies_to_msecs(HZ), dz_uclock_ticks(jiffies_to_clock_t(HZ)),
-		  user_to_kernel_hz(DZ_UCLOCK(100)));
+	dz_printk(
+		"hz: msecs_to_jiffies(1000)=%lu jiffies_to_msecs(HZ)=%u jiffies_to_clock_t(HZ)=%lu "
+		"user_to_kernel_hz(100)=%lu\n",
+		msecs_to_jiffies(1000), jiffies_to_msecs(HZ),
+		dz_uclock_ticks(jiffies_to_clock_t(HZ)), user_to_kernel_hz(DZ_UCLOCK(100)));
 	dz_printk("time: hz=%u source=%s clockevent=%s tick_ns=%llu.%03llu user_hz=%u\n", st->hz,
 		  dz_hz_source_name(st->source), st->device, (unsigned long long)(ps / 1000),
 		  (unsigned long long)(ps % 1000), (unsigned int)USER_HZ);

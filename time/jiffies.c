@@ -37,12 +37,14 @@ int dz_timeconst_build(struct dz_timeconst *tc, struct dz_tick_period p)
 	int err = 0;
 
 	/* A conversion built without a range check must never need one. */
-#define BUILD(name, from, to, round, in_max, out_max)                                        \
-	do {                                                                                 \
-		err = err ?: dz_conv_init_shift(&tc->name, from, to, round, in_max, out_max, \
-						DZ_SHAPE_##name, DZ_K_##name, DZ_SHIFT_##name); \
-		if (!err && !DZ_CHECK_##name && tc->name.max_in != (u64)(in_max))            \
-			err = -DZ_ERANGE;                                                    \
+#define BUILD(name, from, to, round, in_max, out_max)                                            \
+	do {                                                                                     \
+		err = err                                                                        \
+			      ?: dz_conv_init_shift(&tc->name, from, to, round, in_max, out_max, \
+						    DZ_SHAPE_##name, DZ_K_##name,                \
+						    DZ_SHIFT_##name);                            \
+		if (!err && !DZ_CHECK_##name && tc->name.max_in != (u64)(in_max))                \
+			err = -DZ_ERANGE;                                                        \
 	} while (0)
 
 	BUILD(ms_to_j, ms, jiffy, DZ_ROUND_UP, U32_MAX, MAX_JIFFY_OFFSET);

@@ -33,7 +33,8 @@ static void tick_check_owner(void)
 {
 #ifdef DYNHZ_DEBUG
 	if (unlikely(jiffies_64 != tick_last || jiffies != (unsigned long)tick_last))
-		dz_panic("jiffies moved outside the tick: jiffies_64 %llu, jiffies %lu, expected %llu",
+		dz_panic("jiffies moved outside the tick: jiffies_64 %llu, jiffies %lu, expected "
+			 "%llu",
 			 (unsigned long long)jiffies_64, (unsigned long)jiffies,
 			 (unsigned long long)tick_last);
 #endif

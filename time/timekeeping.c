@@ -21,7 +21,7 @@
 #include <dynhz/printk.h>
 
 static struct {
-	bool ready;		  /* the epoch has started */
+	bool ready; /* the epoch has started */
 	struct dz_tick_period period;
 	struct dz_conv tick2ns;	  /* ticks -> ns, rounded down */
 	struct clocksource *cs;	  /* NULL: time from ticks */

@@ -29,12 +29,12 @@
 #define LVL_MASK     (LVL_SIZE - 1)
 #define LEVELS	     DZ_TIMER_WHEEL_LEVELS
 #define SLOTS	     (LEVELS * LVL_SIZE)
-#define LVL_SHIFT(n) ((n) * LVL_BITS)
+#define LVL_SHIFT(n) ((n)*LVL_BITS)
 /* Where a timer beyond the wheel waits: the farthest jiffy it can hold. */
-#define PARK_DELTA   (DZ_TIMER_WHEEL_RANGE - 1)
+#define PARK_DELTA (DZ_TIMER_WHEEL_RANGE - 1)
 
 _Static_assert(LVL_SIZE == 64, "one u64 bitmap per level");
-_Static_assert(LEVELS * LVL_BITS < BITS_PER_LONG, "the wheel spans less than jiffies");
+_Static_assert(LEVELS *LVL_BITS < BITS_PER_LONG, "the wheel spans less than jiffies");
 
 struct timer_base {
 	unsigned long clk;		  /* the next jiffy to process */
@@ -262,8 +262,7 @@ static unsigned long next_event_delta(void)
 			continue;
 		start = clk + ((0UL - clk) & ((1UL << sh) - 1));
 		first = (unsigned int)((start >> sh) & LVL_MASK);
-		delta = (start - clk) +
-			((unsigned long)ctz64(ror64(base.map[lvl], first)) << sh);
+		delta = (start - clk) + ((unsigned long)ctz64(ror64(base.map[lvl], first)) << sh);
 		if (delta < best)
 			best = delta;
 	}
@@ -340,8 +339,8 @@ void dz_timer_skip(u64 n)
 	unsigned long idle = next_event_delta();
 
 	if (idle != ULONG_MAX && n > idle)
-		dz_panic("skipping %llu jiffies over a timer event %lu ahead", (unsigned long long)n,
-			 idle);
+		dz_panic("skipping %llu jiffies over a timer event %lu ahead",
+			 (unsigned long long)n, idle);
 	base.clk += (unsigned long)n;
 	update_next();
 	dz_irq_restore(flags);

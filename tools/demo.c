@@ -17,7 +17,8 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < ARRAY_SIZE(ms); i++) {
 		unsigned long j = msecs_to_jiffies(ms[i]);
 
-		printf("demo: %4u ms -> %lu jiffies -> %llu ns (schedule_timeout(HZ/10) = %u jiffies)\n",
+		printf("demo: %4u ms -> %lu jiffies -> %llu ns (schedule_timeout(HZ/10) = %u "
+		       "jiffies)\n",
 		       ms[i], j, (unsigned long long)jiffies_to_nsecs(j), HZ / 10);
 	}
 	printf("demo: INITIAL_JIFFIES = %lu; a 32-bit jiffies wraps %u s after boot\n",

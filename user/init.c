@@ -10,8 +10,8 @@
 
 #define NSEC_PER_SEC  1000000000LL
 #define NSEC_PER_TICK (NSEC_PER_SEC / 100) /* one USER_HZ tick */
-#define SPIN	      200000 /* about a millisecond of user-mode work */
-#define BAD_ADDR      0xfffffff0L /* far outside the user region */
+#define SPIN	      200000		   /* about a millisecond of user-mode work */
+#define BAD_ADDR      0xfffffff0L	   /* far outside the user region */
 
 static int failures;
 
@@ -91,7 +91,8 @@ static void expect_errno(const char *name, long r, int want)
 
 static void test_errors(void)
 {
-	struct timespec ts = { 0, 0 }, neg_s = { -1, 0 }, neg_ns = { 0, -1 }, big_ns = { 0, 1000000000 };
+	struct timespec ts = { 0, 0 }, neg_s = { -1, 0 }, neg_ns = { 0, -1 },
+			big_ns = { 0, 1000000000 };
 	const char *end = (const char *)0x100000 - 4; /* the region's last bytes */
 
 	expect_errno("write_bad_ptr", write(1, (void *)BAD_ADDR, 8), EFAULT);
@@ -151,6 +152,7 @@ int main(const char *arg)
 	}
 	if (!strncmp(arg, "test", 5))
 		return run_tests();
-	printf("init: pid %d, USER_HZ %ld, up %ld ticks\n", getpid(), sysconf(_SC_CLK_TCK), uptime());
+	printf("init: pid %d, USER_HZ %ld, up %ld ticks\n", getpid(), sysconf(_SC_CLK_TCK),
+	       uptime());
 	return 0;
 }

@@ -113,7 +113,9 @@ static void put_arg(struct out *o, char conv, int longs, va_list *ap)
 	unsigned long long u;
 
 	if (conv == 'd') {
-		s = longs == 2 ? va_arg(*ap, long long) : longs ? va_arg(*ap, long) : va_arg(*ap, int);
+		s = longs == 2 ? va_arg(*ap, long long)
+		    : longs    ? va_arg(*ap, long)
+			       : va_arg(*ap, int);
 		put_num(o, s < 0 ? 0ULL - (unsigned long long)s : (unsigned long long)s, 10, s < 0);
 	} else if (conv == 'u' || conv == 'x') {
 		u = longs == 2 ? va_arg(*ap, unsigned long long)

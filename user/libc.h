@@ -25,9 +25,9 @@ struct timespec {
 };
 
 struct tms {
-	clock_t tms_utime;	/* CPU time in user mode */
-	clock_t tms_stime;	/* CPU time in the kernel on our behalf */
-	clock_t tms_cutime;	/* of waited-for children: always 0 here */
+	clock_t tms_utime;  /* CPU time in user mode */
+	clock_t tms_stime;  /* CPU time in the kernel on our behalf */
+	clock_t tms_cutime; /* of waited-for children: always 0 here */
 	clock_t tms_cstime;
 };
 

@@ -15,7 +15,7 @@ struct tss {
 	u16 trap, iomap_base;
 } __attribute__((packed));
 
-#define SEG_4K_32 0xc /* flags: limit in 4 KiB units, 32-bit */
+#define SEG_4K_32 0xc  /* flags: limit in 4 KiB units, 32-bit */
 #define ACC_KCODE 0x9a /* present, ring 0, code, readable */
 #define ACC_KDATA 0x92 /* present, ring 0, data, writable */
 #define ACC_UCODE 0xfa /* present, ring 3, code, readable */

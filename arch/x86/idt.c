@@ -9,9 +9,9 @@
  */
 #include <asm/desc.h>
 
-#define STUB_SIZE	16	/* entry.S aligns each stub to 16 bytes */
-#define GATE_INTR32	0x8e	/* present, ring 0, 32-bit interrupt gate */
-#define GATE_TRAP32_USER 0xef	/* present, ring 3 may INT, 32-bit trap gate */
+#define STUB_SIZE	 16   /* entry.S aligns each stub to 16 bytes */
+#define GATE_INTR32	 0x8e /* present, ring 0, 32-bit interrupt gate */
+#define GATE_TRAP32_USER 0xef /* present, ring 3 may INT, 32-bit trap gate */
 
 struct idt_gate {
 	u16 offset_lo;

@@ -26,39 +26,39 @@
 #include <dynhz/time64.h>
 #include <dynhz/wide.h>
 
-#define MSR_APIC_BASE	     0x1b
-#define APIC_BASE_ENABLE     (1U << 11)
-#define CPUID1_EDX_APIC	     (1U << 9)
+#define MSR_APIC_BASE	 0x1b
+#define APIC_BASE_ENABLE (1U << 11)
+#define CPUID1_EDX_APIC	 (1U << 9)
 
-#define APIC_TPR	     0x080
-#define APIC_EOI	     0x0b0
-#define APIC_SVR	     0x0f0
-#define APIC_LVT_TIMER	     0x320
-#define APIC_LVT_LINT0	     0x350
-#define APIC_LVT_LINT1	     0x360
-#define APIC_LVT_ERROR	     0x370
-#define APIC_TIMER_INIT	     0x380
-#define APIC_TIMER_CUR	     0x390
-#define APIC_TIMER_DIV	     0x3e0
+#define APIC_TPR	0x080
+#define APIC_EOI	0x0b0
+#define APIC_SVR	0x0f0
+#define APIC_LVT_TIMER	0x320
+#define APIC_LVT_LINT0	0x350
+#define APIC_LVT_LINT1	0x360
+#define APIC_LVT_ERROR	0x370
+#define APIC_TIMER_INIT 0x380
+#define APIC_TIMER_CUR	0x390
+#define APIC_TIMER_DIV	0x3e0
 
-#define APIC_SVR_ENABLE	     (1U << 8)
-#define APIC_LVT_MASKED	     (1U << 16)
-#define APIC_DM_NMI	     (4U << 8)
-#define APIC_DM_EXTINT	     (7U << 8)
-#define APIC_TIMER_DIV_1     0xb
+#define APIC_SVR_ENABLE	 (1U << 8)
+#define APIC_LVT_MASKED	 (1U << 16)
+#define APIC_DM_NMI	 (4U << 8)
+#define APIC_DM_EXTINT	 (7U << 8)
+#define APIC_TIMER_DIV_1 0xb
 
 static uintptr_t apic_base;
-static u64 timer_rate;		/* Hz, divide-by-1 */
-static u64 counts_per_tsc;	/* timer counts per TSC count, 32.32 fixed point, rounded up */
+static u64 timer_rate;	   /* Hz, divide-by-1 */
+static u64 counts_per_tsc; /* timer counts per TSC count, 32.32 fixed point, rounded up */
 static unsigned long spurious;
 
 /* The periodic tick, on TSC deadlines. */
 static struct {
 	bool periodic;
-	u64 deadline;		/* TSC count of the next tick */
-	u64 step;		/* whole TSC counts per tick ... */
-	u64 frac, den;		/* ... plus frac/den of one */
-	u64 carry;		/* accumulated fraction, < den */
+	u64 deadline;  /* TSC count of the next tick */
+	u64 step;      /* whole TSC counts per tick ... */
+	u64 frac, den; /* ... plus frac/den of one */
+	u64 carry;     /* accumulated fraction, < den */
 } tick;
 
 static u32 apic_read(unsigned int reg)
@@ -85,7 +85,7 @@ static void program_deadline(u64 deadline)
 
 	count += (lo & 0xffffffffU) != 0; /* rounded up: never early */
 	if (count == 0)
-		count = 1;	/* already due: fire at once, the tick is not lost */
+		count = 1; /* already due: fire at once, the tick is not lost */
 	if (count > U32_MAX)
 		count = U32_MAX;
 	apic_write(APIC_TIMER_INIT, (u32)count);

@@ -43,9 +43,9 @@ void pic_mask(unsigned int irq)
 
 void pic_unmask(unsigned int irq)
 {
-	mask &= (u16)~(1U << irq);
+	mask &= (u16) ~(1U << irq);
 	if (irq >= 8)
-		mask &= (u16)~(1U << CASCADE_IRQ);
+		mask &= (u16) ~(1U << CASCADE_IRQ);
 	write_mask();
 }
 

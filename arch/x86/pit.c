@@ -29,9 +29,9 @@
 #include <dynhz/errno.h>
 #include <dynhz/time64.h>
 
-#define PIT_CH0	    0x40
-#define PIT_CMD	    0x43
-#define PIT_IRQ	    0
+#define PIT_CH0 0x40
+#define PIT_CMD 0x43
+#define PIT_IRQ 0
 /* channel 0, low byte then high byte, binary; the mode in bits 1-3 */
 #define PIT_CMD_CH0(mode) (0x30 | ((mode) << 1))
 #define PIT_MODE_ONESHOT  0 /* interrupt on terminal count */
@@ -67,9 +67,9 @@ static void pit_stop(void)
  */
 static struct {
 	bool periodic;
-	bool fresh;	/* started with the LAPIC timer for idle, no interrupt since */
-	u64 ref;	/* TSC at (or just after) the last counted edge */
-	u64 p;		/* TSC counts per period, rounded up with margin */
+	bool fresh; /* started with the LAPIC timer for idle, no interrupt since */
+	u64 ref;    /* TSC at (or just after) the last counted edge */
+	u64 p;	    /* TSC counts per period, rounded up with margin */
 	unsigned long lost;
 } track;
 
@@ -138,7 +138,7 @@ static void track_start(unsigned int div, u64 ref)
 /* The LAPIC timer as the one-shot device while idle. */
 static struct {
 	bool on;
-	bool armed; /* a one-shot event is due */
+	bool armed;			 /* a one-shot event is due */
 	struct clock_event_device proxy; /* receives the LAPIC timer's interrupt */
 } idle;
 

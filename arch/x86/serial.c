@@ -36,8 +36,8 @@
 #define MCR_DTR_RTS  0x03
 #define MCR_OUT2     0x08 /* gates the UART's interrupt onto the ISA bus */
 #define IER_RX	     0x01
-#define LSR_DR	     0x01 /* a byte is waiting */
-#define LSR_THRE     0x20 /* the transmitter can take a byte */
+#define LSR_DR	     0x01   /* a byte is waiting */
+#define LSR_THRE     0x20   /* the transmitter can take a byte */
 #define UART_CLOCK   115200 /* the divisor's base rate */
 #define CONSOLE_BAUD 115200
 #define POLL_MAX     6000 /* USER_HZ ticks: one minute */

@@ -89,9 +89,9 @@ _Noreturn void x86_exception(struct irq_frame *f)
 
 	dz_printk("\nexception: vector %u (%s), error code 0x%x, at eip 0x%x\n", v, name,
 		  (unsigned int)f->error, (unsigned int)f->eip);
-	dz_printk("  eax=%08x ebx=%08x ecx=%08x edx=%08x esi=%08x edi=%08x\n",
-		  (unsigned int)f->eax, (unsigned int)f->ebx, (unsigned int)f->ecx,
-		  (unsigned int)f->edx, (unsigned int)f->esi, (unsigned int)f->edi);
+	dz_printk("  eax=%08x ebx=%08x ecx=%08x edx=%08x esi=%08x edi=%08x\n", (unsigned int)f->eax,
+		  (unsigned int)f->ebx, (unsigned int)f->ecx, (unsigned int)f->edx,
+		  (unsigned int)f->esi, (unsigned int)f->edi);
 	dz_printk("  ebp=%08x esp=%08x eflags=%08x cs=%04x\n", (unsigned int)f->ebp,
 		  (unsigned int)esp, (unsigned int)f->eflags, (unsigned int)f->cs);
 	if (v == 14)

@@ -16,11 +16,11 @@ _Noreturn void arch_enter_user(u32 eip, u32 esp)
 			 "mov %0, %%es\n\t"
 			 "mov %0, %%fs\n\t"
 			 "mov %0, %%gs\n\t"
-			 "pushl %0\n\t"	 /* ss */
-			 "pushl %1\n\t"	 /* esp */
-			 "pushl %2\n\t"	 /* eflags */
-			 "pushl %3\n\t"	 /* cs */
-			 "pushl %4\n\t"	 /* eip */
+			 "pushl %0\n\t" /* ss */
+			 "pushl %1\n\t" /* esp */
+			 "pushl %2\n\t" /* eflags */
+			 "pushl %3\n\t" /* cs */
+			 "pushl %4\n\t" /* eip */
 			 "iret"
 			 :
 			 : "r"(ds), "r"(esp), "r"(flags), "i"(USER_CS), "r"(eip)

@@ -37,7 +37,7 @@ enum conv_id {
 #define CONV_ENUM(name, type) CONV_##name,
 	CONV_LIST(CONV_ENUM)
 #undef CONV_ENUM
-	CONV_COUNT
+		CONV_COUNT
 };
 
 /* Converts in[0..n-1] into out[0..n-1]. */
@@ -54,12 +54,7 @@ typedef void (*conv_loop_fn)(const void *in, u64 *out, size_t n);
  *    previous result (i += result & zero, with zero a 0 the compiler cannot
  *    see), so conversions cannot overlap.
  */
-enum conv_mode {
-	MODE_CALL,
-	MODE_HOISTED,
-	MODE_CHAIN,
-	MODE_COUNT
-};
+enum conv_mode { MODE_CALL, MODE_HOISTED, MODE_CHAIN, MODE_COUNT };
 
 struct conv_impl {
 	const char *name;
@@ -90,30 +85,30 @@ extern volatile u64 conv_bench_zero;
  */
 #define bench_barrier() __asm__ __volatile__("" ::: "memory")
 
-#define CONV_BENCH_LOOP1(fname, type, call, barrier, chain)        \
+#define CONV_BENCH_LOOP1(fname, type, call, barrier, chain)             \
 	static void fname(const void *in_, u64 *restrict out, size_t n) \
-	{                                                          \
-		const type *in = in_;                              \
-		u64 zero = (chain) ? conv_bench_zero : 0;          \
-                                                                   \
-		for (size_t i = 0; i < n; i++) {                   \
-			u64 r;                                     \
-                                                                   \
-			barrier;                                   \
-			r = (u64)(call);                           \
-			out[i] = r;                                \
-			if (chain)                                 \
-				i += r & zero;                     \
-		}                                                  \
+	{                                                               \
+		const type *in = in_;                                   \
+		u64 zero = (chain) ? conv_bench_zero : 0;               \
+                                                                        \
+		for (size_t i = 0; i < n; i++) {                        \
+			u64 r;                                          \
+                                                                        \
+			barrier;                                        \
+			r = (u64)(call);                                \
+			out[i] = r;                                     \
+			if (chain)                                      \
+				i += r & zero;                          \
+		}                                                       \
 	}
 
 /*
  * Defines loop_##name, loop_##name##_hoisted and loop_##name##_chain around
  * `call` (an expression of in[i]); CONV_BENCH_SLOTS fills conv_impl.loop.
  */
-#define CONV_BENCH_LOOP(name, type, call)                                    \
-	CONV_BENCH_LOOP1(loop_##name, type, call, bench_barrier(), 0)        \
-	CONV_BENCH_LOOP1(loop_##name##_hoisted, type, call, (void)0, 0)      \
+#define CONV_BENCH_LOOP(name, type, call)                               \
+	CONV_BENCH_LOOP1(loop_##name, type, call, bench_barrier(), 0)   \
+	CONV_BENCH_LOOP1(loop_##name##_hoisted, type, call, (void)0, 0) \
 	CONV_BENCH_LOOP1(loop_##name##_chain, type, call, bench_barrier(), 1)
 
 #define CONV_BENCH_SLOT_CALL(name, type)    [CONV_##name] = loop_##name,

@@ -79,10 +79,10 @@ static struct timespec64 in_ts[N_IN];
 static unsigned long in_j_ms[N_IN], in_j_us[N_IN], in_j_ns[N_IN], in_j_clk[N_IN], in_clk_j[N_IN];
 
 static const void *const inputs[CONV_COUNT] = {
-	[CONV_msecs_to_jiffies] = in_ms,	 [CONV_usecs_to_jiffies] = in_us,
-	[CONV_nsecs_to_jiffies] = in_ns,	 [CONV_timespec64_to_jiffies] = in_ts,
-	[CONV_jiffies_to_msecs] = in_j_ms,	 [CONV_jiffies_to_usecs] = in_j_us,
-	[CONV_jiffies_to_nsecs] = in_j_ns,	 [CONV_jiffies64_to_nsecs] = in_j64_ns,
+	[CONV_msecs_to_jiffies] = in_ms,      [CONV_usecs_to_jiffies] = in_us,
+	[CONV_nsecs_to_jiffies] = in_ns,      [CONV_timespec64_to_jiffies] = in_ts,
+	[CONV_jiffies_to_msecs] = in_j_ms,    [CONV_jiffies_to_usecs] = in_j_us,
+	[CONV_jiffies_to_nsecs] = in_j_ns,    [CONV_jiffies64_to_nsecs] = in_j64_ns,
 	[CONV_jiffies_to_clock_t] = in_j_clk, [CONV_clock_t_to_jiffies] = in_clk_j,
 };
 
@@ -245,7 +245,8 @@ static void run_time(int nsamples)
 				for (int r = 0; r < N_IMPL; r++) {
 					int k = (r + s) % N_IMPL;
 
-					samples[m][c][k][s] = time_loop(impls[k]->loop[m][c], inputs[c]);
+					samples[m][c][k][s] =
+						time_loop(impls[k]->loop[m][c], inputs[c]);
 				}
 			}
 		}
@@ -255,8 +256,8 @@ static void run_time(int nsamples)
 	for (int m = 0; m < MODE_COUNT; m++) {
 		for (int c = 0; c < CONV_COUNT; c++)
 			for (int k = 0; k < N_IMPL; k++)
-				print_stats(mode_name[m], conv_name[c], impls[k]->name, samples[m][c][k],
-					    nsamples);
+				print_stats(mode_name[m], conv_name[c], impls[k]->name,
+					    samples[m][c][k], nsamples);
 		print_stats(mode_name[m], "loop", "-", samples[m][CONV_COUNT][0], nsamples);
 	}
 }

@@ -32,7 +32,7 @@ struct periodic_timer {
 
 static struct periodic_timer timers[NTIMERS];
 static unsigned int period_ms[NTIMERS];
-static u64 distinct;	      /* jiffies at which some timer ran */
+static u64 distinct; /* jiffies at which some timer ran */
 static unsigned long last_run;
 static bool ran;
 
@@ -115,15 +115,15 @@ int main(int argc, char **argv)
 			u64 on = run(hz_list[h], true, load, secs, &lim_on);
 
 			if (lim_on != lim_off) {
-				fprintf(stderr, "nohz-bench: HZ %u: timers ran at %llu jiffies "
-						"tickless, %llu periodic\n",
+				fprintf(stderr,
+					"nohz-bench: HZ %u: timers ran at %llu jiffies "
+					"tickless, %llu periodic\n",
 					hz_list[h], (unsigned long long)lim_on,
 					(unsigned long long)lim_off);
 				return 1;
 			}
 			printf("%u,%s,%u,%.3f,%.4f,%.4f\n", hz_list[h], load ? "light" : "idle",
-			       secs, (double)off / secs, (double)on / secs,
-			       (double)lim_on / secs);
+			       secs, (double)off / secs, (double)on / secs, (double)lim_on / secs);
 		}
 	}
 	return 0;

@@ -115,7 +115,6 @@ static void pin(void)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-
 /*
  * Under callgrind (--instr-atstart=no): one dump per measured part, with
  * nothing else instrumented. (Toggling collection instead would leave the
@@ -334,7 +333,7 @@ static void info(void)
 #define EMPTY_TICKS    (1UL << 18) /* per timed sample */
 #define EMPTY_TICKS_IR (1UL << 16)
 /* Pending timers expire 2^22..2^23 jiffies ahead: none is due, none cascades. */
-#define EMPTY_FAR      (1UL << 22)
+#define EMPTY_FAR (1UL << 22)
 
 static void empty_fire(struct timer_list *t)
 {
@@ -404,7 +403,8 @@ static void empty(int reps)
 			tb_die("empty: the wheel had work during the quiet window");
 		if (!ir_mode) {
 			quartiles(ns, reps, &q1, &med, &q3);
-			printf("empty,%zu,%.3f,%.3f,%.3f,%lu,%d\n", p, med, q1, q3, EMPTY_TICKS, reps);
+			printf("empty,%zu,%.3f,%.3f,%.3f,%lu,%d\n", p, med, q1, q3, EMPTY_TICKS,
+			       reps);
 			fflush(stdout);
 		}
 		boot_hz(TB_HZ); /* forgets the pending timers */
@@ -467,7 +467,8 @@ static void late_arm(struct late_timer *x)
 		c++;
 	}
 	x->cls = c;
-	mod_timer(&x->t, jiffies + late_class[c].lo + rng_upto(late_class[c].hi - late_class[c].lo - 1));
+	mod_timer(&x->t,
+		  jiffies + late_class[c].lo + rng_upto(late_class[c].hi - late_class[c].lo - 1));
 }
 
 static void late_fire(struct timer_list *t)
@@ -546,8 +547,7 @@ static void lateness(void)
 	}
 	qsort(all, all_n, sizeof(long), cmp_long);
 	printf("late,all,timeouts >= 1,%zu,%ld,%ld,%ld,%zu\n", all_n, all_n ? all[0] : 0,
-	       all_n ? all[all_n / 2] : 0, all_n ? all[all_n - 1] : 0,
-	       all_early);
+	       all_n ? all[all_n / 2] : 0, all_n ? all[all_n - 1] : 0, all_early);
 	printf("lateinfo,%u,%d,%lu,%llu,%.2f\n", TB_HZ, LATE_TIMERS, LATE_TICKED,
 	       (unsigned long long)(jiffies - late_start), (double)(clock_ns() - t0) * 1e-9);
 	free(all);
@@ -558,7 +558,9 @@ static void lateness(void)
 
 /* ---- drift ---- */
 
-static const unsigned int drift_hz[] = { 19, 24, 100, 250, 300, 333, 1000, 1024, 1200, 2000, 10000 };
+static const unsigned int drift_hz[] = {
+	19, 24, 100, 250, 300, 333, 1000, 1024, 1200, 2000, 10000
+};
 
 /* n * divisor * 10^9 / PIT_FREQ, rounded down: the oscillator's own time. */
 static u64 exact_ns(u64 ticks, u64 divisor)
@@ -604,12 +606,14 @@ static void drift(void)
 		/* 1/HZ per tick, as plain HZ arithmetic assumes. */
 		plain = (u64)((unsigned __int128)ticks * 1000000000U / hz);
 
-		printf("drift,%u,%llu,%.3f,%.3f,%llu,%llu,%llu,%lld,%.6f,%llu,%lld,%.6f,%.3f,%.2f\n", hz,
-		       (unsigned long long)divisor, rate, ppm(rate, hz), (unsigned long long)ticks,
-		       (unsigned long long)want, (unsigned long long)kt_cs,
-		       (long long)(kt_cs - want), ppm((double)kt_cs, (double)want),
-		       (unsigned long long)kt_tick, (long long)(kt_tick - want),
-		       ppm((double)kt_tick, (double)want), ppm((double)plain, (double)want), secs);
+		printf("drift,%u,%llu,%.3f,%.3f,%llu,%llu,%llu,%lld,%.6f,%llu,%lld,%.6f,%.3f,%."
+		       "2f\n",
+		       hz, (unsigned long long)divisor, rate, ppm(rate, hz),
+		       (unsigned long long)ticks, (unsigned long long)want,
+		       (unsigned long long)kt_cs, (long long)(kt_cs - want),
+		       ppm((double)kt_cs, (double)want), (unsigned long long)kt_tick,
+		       (long long)(kt_tick - want), ppm((double)kt_tick, (double)want),
+		       ppm((double)plain, (double)want), secs);
 		fflush(stdout);
 	}
 }
@@ -654,7 +658,8 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "drift")) {
 		drift();
 	} else {
-		fprintf(stderr, "usage: timers-bench info | cmp REPS random|seq N... | ir N... | empty REPS |"
+		fprintf(stderr, "usage: timers-bench info | cmp REPS random|seq N... | ir N... | "
+				"empty REPS |"
 				" empty-ir | lateness | drift\n");
 		return 2;
 	}

@@ -16,7 +16,7 @@
 /* Timeouts are drawn from 1..TB_HORIZON_MS milliseconds. */
 #define TB_HORIZON_MS 1000
 /* dynhz runs at this HZ in the comparison: a jiffy is about a millisecond. */
-#define TB_HZ	      1000
+#define TB_HZ 1000
 
 /*
  * One workload of n timers: which timer the i-th operation of a phase

@@ -61,12 +61,12 @@ enum dz_shape {
 
 struct dz_conv {
 	/* hot: what the fast path reads */
-	u64 max_in;	/* inputs above this give sat */
-	u64 sat;	/* == out_max: results saturate instead of wrapping */
-	u64 mul_lo;	/* multiplier m (low word) */
-	u64 mul_hi;	/* multiplier m (high word; wide shape only) */
-	u64 add_lo;	/* a: the rounding offset scaled by 2^t */
-	u32 shift;	/* t: always 1..63 */
+	u64 max_in; /* inputs above this give sat */
+	u64 sat;    /* == out_max: results saturate instead of wrapping */
+	u64 mul_lo; /* multiplier m (low word) */
+	u64 mul_hi; /* multiplier m (high word; wide shape only) */
+	u64 add_lo; /* a: the rounding offset scaled by 2^t */
+	u32 shift;  /* t: always 1..63 */
 	/* cold: the exact definition, for the slow path and reports */
 	u8 shape;
 	u8 k;

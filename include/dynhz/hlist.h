@@ -19,7 +19,7 @@ struct dz_hlist_head {
 	struct dz_hlist_node *first;
 };
 
-#define dz_container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+#define dz_container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
 static inline bool dz_hlist_unhashed(const struct dz_hlist_node *n)
 {

@@ -18,11 +18,11 @@
 #include <dynhz/types.h>
 
 #ifndef USER_HZ
-#define USER_HZ 100	/* x86; the tests also build with 32 and 1024 */
+#define USER_HZ 100 /* x86; the tests also build with 32 and 1024 */
 #endif
 
-#define DZ_HZ_MIN	   19	 /* the PIT's 16-bit divisor cannot go slower */
-#define DZ_HZ_MAX	   10000 /* beyond this the tick is all overhead */
+#define DZ_HZ_MIN     19    /* the PIT's 16-bit divisor cannot go slower */
+#define DZ_HZ_MAX     10000 /* beyond this the tick is all overhead */
 #define DZ_HZ_DEFAULT 250
 
 #if defined(CONFIG_HZ)
@@ -42,9 +42,9 @@ unsigned int dz_hz_checked(const char *file, int line);
 
 /* Where the HZ in force came from (the `source=` of the boot report). */
 enum dz_hz_source {
-	DZ_HZ_SRC_DEFAULT,	/* no hz= given, or it was not a number */
-	DZ_HZ_SRC_CMDLINE,	/* hz= as given */
-	DZ_HZ_SRC_CLAMPED,	/* hz= out of range, the nearest bound used */
+	DZ_HZ_SRC_DEFAULT,  /* no hz= given, or it was not a number */
+	DZ_HZ_SRC_CMDLINE,  /* hz= as given */
+	DZ_HZ_SRC_CLAMPED,  /* hz= out of range, the nearest bound used */
 	DZ_HZ_SRC_CONSTANT, /* the constant build: CONFIG_HZ */
 };
 
@@ -57,9 +57,9 @@ struct dz_tick_period {
 /* Everything hz setup decided, for reports and tests. */
 struct dz_hz_state {
 	bool ready;
-	unsigned int hz;		/* == HZ */
+	unsigned int hz; /* == HZ */
 	enum dz_hz_source source;
-	const char *device;		/* clock-event device name */
+	const char *device; /* clock-event device name */
 	struct dz_tick_period period;
 };
 

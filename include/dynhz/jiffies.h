@@ -39,16 +39,16 @@ u64 get_jiffies_64(void);
 #define dz_is_ulong(x) __builtin_types_compatible_p(__typeof__(x), unsigned long)
 
 /* a is after b, counting across the wrap; both must be unsigned long. */
-#define time_after(a, b)                                                             \
-	({                                                                           \
+#define time_after(a, b)                                                                     \
+	({                                                                                   \
 		_Static_assert(dz_is_ulong(a) && dz_is_ulong(b), "time_after: not jiffies"); \
-		(long)((b) - (a)) < 0;                                               \
+		(long)((b) - (a)) < 0;                                                       \
 	})
 #define time_before(a, b) time_after(b, a)
-#define time_after_eq(a, b)                                                          \
-	({                                                                           \
+#define time_after_eq(a, b)                                                                     \
+	({                                                                                      \
 		_Static_assert(dz_is_ulong(a) && dz_is_ulong(b), "time_after_eq: not jiffies"); \
-		(long)((a) - (b)) >= 0;                                              \
+		(long)((a) - (b)) >= 0;                                                         \
 	})
 #define time_before_eq(a, b)	  time_after_eq(b, a)
 #define time_in_range(a, b, c)	  (time_after_eq(a, b) && time_before_eq(a, c))
@@ -164,17 +164,17 @@ void dz_conv_verify(const struct dz_conv *cv, const char *name, u64 x, u64 y);
 #define DZ_VERIFY(name, x, y) ((void)0)
 #endif
 
-#define DZ_CONVERT(name, x)                                                        \
-	({                                                                         \
-		u64 x_ = (x);                                                      \
-		u64 y_ = DZ_SHAPE_##name == DZ_SHAPE_NARROW                        \
-				 ? dz_conv_narrow_fixed(&DZ_TC.name, x_, DZ_K_##name,      \
-							DZ_CHECK_##name, DZ_ADD_##name,    \
-							DZ_SHIFT_##name)                   \
-				 : dz_conv_wide_fixed(&DZ_TC.name, x_, DZ_CHECK_##name,    \
-						      DZ_ADD_##name, DZ_SHIFT_##name);     \
-		DZ_VERIFY(name, x_, y_);                                           \
-		y_;                                                                \
+#define DZ_CONVERT(name, x)                                                             \
+	({                                                                              \
+		u64 x_ = (x);                                                           \
+		u64 y_ = DZ_SHAPE_##name == DZ_SHAPE_NARROW                             \
+				 ? dz_conv_narrow_fixed(&DZ_TC.name, x_, DZ_K_##name,   \
+							DZ_CHECK_##name, DZ_ADD_##name, \
+							DZ_SHIFT_##name)                \
+				 : dz_conv_wide_fixed(&DZ_TC.name, x_, DZ_CHECK_##name, \
+						      DZ_ADD_##name, DZ_SHIFT_##name);  \
+		DZ_VERIFY(name, x_, y_);                                                \
+		y_;                                                                     \
 	})
 
 static inline unsigned long msecs_to_jiffies(const unsigned int m)

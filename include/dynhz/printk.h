@@ -19,9 +19,9 @@ int dz_printk(const char *fmt, ...) DZ_PRINTF(1, 2);
 _Noreturn void dz_panic_at(const char *file, int line, const char *fmt, ...) DZ_PRINTF(3, 4);
 #define dz_panic(...) dz_panic_at(__FILE__, __LINE__, __VA_ARGS__)
 
-#define DZ_BUG_ON(cond)                                                  \
-	do {                                                             \
-		if (unlikely(cond))                                      \
+#define DZ_BUG_ON(cond)                                                    \
+	do {                                                               \
+		if (unlikely(cond))                                        \
 			dz_panic_at(__FILE__, __LINE__, "BUG: %s", #cond); \
 	} while (0)
 

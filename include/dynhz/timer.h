@@ -53,8 +53,8 @@ struct timer_list {
 
 #define DZ_TIMER_WHEEL_LVL_BITS 6
 #define DZ_TIMER_WHEEL_LVL_SIZE (1U << DZ_TIMER_WHEEL_LVL_BITS)
-#define DZ_TIMER_WHEEL_LEVELS   5
-#define DZ_TIMER_WHEEL_RANGE    (1UL << (DZ_TIMER_WHEEL_LEVELS * DZ_TIMER_WHEEL_LVL_BITS))
+#define DZ_TIMER_WHEEL_LEVELS	5
+#define DZ_TIMER_WHEEL_RANGE	(1UL << (DZ_TIMER_WHEEL_LEVELS * DZ_TIMER_WHEEL_LVL_BITS))
 
 static inline void dz_timer_init(struct timer_list *t, void (*fn)(struct timer_list *),
 				 unsigned int flags)

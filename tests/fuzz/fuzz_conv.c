@@ -39,16 +39,11 @@ enum conv_id {
 };
 
 static const char *const conv_names[C_COUNT] = {
-	[C_MS_TO_J] = "msecs_to_jiffies",
-	[C_US_TO_J] = "usecs_to_jiffies",
-	[C_NS_TO_J] = "nsecs_to_jiffies",
-	[C_J_TO_MS] = "jiffies_to_msecs",
-	[C_J_TO_US] = "jiffies_to_usecs",
-	[C_J_TO_NS] = "jiffies_to_nsecs",
-	[C_J64_TO_NS] = "jiffies64_to_nsecs",
-	[C_J_TO_CLOCK] = "jiffies_to_clock_t",
-	[C_CLOCK_TO_J] = "clock_t_to_jiffies",
-	[C_USER_TO_KERNEL] = "user_to_kernel_hz",
+	[C_MS_TO_J] = "msecs_to_jiffies",      [C_US_TO_J] = "usecs_to_jiffies",
+	[C_NS_TO_J] = "nsecs_to_jiffies",      [C_J_TO_MS] = "jiffies_to_msecs",
+	[C_J_TO_US] = "jiffies_to_usecs",      [C_J_TO_NS] = "jiffies_to_nsecs",
+	[C_J64_TO_NS] = "jiffies64_to_nsecs",  [C_J_TO_CLOCK] = "jiffies_to_clock_t",
+	[C_CLOCK_TO_J] = "clock_t_to_jiffies", [C_USER_TO_KERNEL] = "user_to_kernel_hz",
 	[C_TS_TO_J] = "timespec64_to_jiffies",
 };
 
@@ -160,7 +155,8 @@ static void run(enum conv_id c, unsigned int hz, bool exact, struct dz_tick_peri
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	unsigned int hz = DZ_HZ_MIN + (unsigned int)(get_le(data, size, 0, 2) % (DZ_HZ_MAX - DZ_HZ_MIN + 1));
+	unsigned int hz =
+		DZ_HZ_MIN + (unsigned int)(get_le(data, size, 0, 2) % (DZ_HZ_MAX - DZ_HZ_MIN + 1));
 	unsigned int sel = (unsigned int)get_le(data, size, 2, 1);
 	unsigned int shift = (unsigned int)get_le(data, size, 3, 1) % 64;
 	u64 x = get_le(data, size, 4, 8) >> shift;

@@ -20,15 +20,15 @@
 
 #include "ref.h"
 
-#define EXPECT(cond, ...)                        \
-	do {                                     \
-		if (!(cond))                     \
-			fail_msg(__VA_ARGS__);   \
+#define EXPECT(cond, ...)                      \
+	do {                                   \
+		if (!(cond))                   \
+			fail_msg(__VA_ARGS__); \
 	} while (0)
 
 /* ---- what the core prints ---- */
 
-#define SENTINEL "-- nothing printed since here --"
+#define SENTINEL  "-- nothing printed since here --"
 #define MAX_LINES 8
 
 struct output {
@@ -151,33 +151,44 @@ static void check_lines(const char *cmdline, const struct output *o, const char 
 	for (int i = 0; i < nwant; i++)
 		EXPECT(!strcmp(o->line[i], want[i]), "[%s] line %d:\n  \"%s\"\nexpected\n  \"%s\"",
 		       cmdline, i + 1, o->line[i], want[i]);
-	EXPECT(!strcmp(dynhz_host_last_line(), last),
-	       "[%s] last line \"%s\", expected \"%s\"", cmdline, dynhz_host_last_line(), last);
+	EXPECT(!strcmp(dynhz_host_last_line(), last), "[%s] last line \"%s\", expected \"%s\"",
+	       cmdline, dynhz_host_last_line(), last);
 }
 
 /* ---- the table ---- */
 
 struct boot_case {
 	const char *cmdline;
-	int ret;		/* 0, -DZ_EINVAL or -DZ_ERANGE */
-	unsigned int hz;	/* the HZ used (in the variable build) */
-	enum dz_hz_source src;	/* (in the variable build) */
-	const char *line;	/* the one line printed, or NULL */
-	const char *hz_param;	/* the hz= that counts, unquoted, as the constant build names it */
+	int ret;	       /* 0, -DZ_EINVAL or -DZ_ERANGE */
+	unsigned int hz;       /* the HZ used (in the variable build) */
+	enum dz_hz_source src; /* (in the variable build) */
+	const char *line;      /* the one line printed, or NULL */
+	const char *hz_param;  /* the hz= that counts, unquoted, as the constant build names it */
 };
 
-#define OK(cl, h, param)       { cl, 0, h, DZ_HZ_SRC_CMDLINE, NULL, param }
-#define NONE(cl)	       { cl, 0, 250, DZ_HZ_SRC_DEFAULT, NULL, NULL }
-#define BAD(cl, param, why) \
-	{ cl, -DZ_EINVAL, 250, DZ_HZ_SRC_DEFAULT, param ": " why ", using 250", param }
-#define RANGE(cl, param, used) \
-	{ cl, -DZ_ERANGE, used, DZ_HZ_SRC_CLAMPED, param ": out of range 19..10000, using " #used, param }
+#define OK(cl, h, param)                                 \
+	{                                                \
+		cl, 0, h, DZ_HZ_SRC_CMDLINE, NULL, param \
+	}
+#define NONE(cl)                                          \
+	{                                                 \
+		cl, 0, 250, DZ_HZ_SRC_DEFAULT, NULL, NULL \
+	}
+#define BAD(cl, param, why)                                                                 \
+	{                                                                                   \
+		cl, -DZ_EINVAL, 250, DZ_HZ_SRC_DEFAULT, param ": " why ", using 250", param \
+	}
+#define RANGE(cl, param, used)                                                \
+	{                                                                     \
+		cl, -DZ_ERANGE, used, DZ_HZ_SRC_CLAMPED,                      \
+			param ": out of range 19..10000, using " #used, param \
+	}
 
-#define WHY_NAN   "not a number"
+#define WHY_NAN	  "not a number"
 #define WHY_EMPTY "empty value"
 #define WHY_TRAIL "trailing characters after the number"
 #define WHY_SIGN  "a sign is not allowed"
-#define WHY_BIG   "number too large"
+#define WHY_BIG	  "number too large"
 
 static const struct boot_case cases[] = {
 	/* nothing asked for */
@@ -480,9 +491,11 @@ static void test_boot_messages(void **state)
 		{ "nohz=\033[2J", NULL, NULL, "nohz=\\x1b[2J: not on or off, using on" },
 		{ "nohz=on\033", NULL, NULL, "nohz=on\\x1b: not on or off, using on" },
 		{ "nohz=\\off", NULL, NULL, "nohz=\\x5coff: not on or off, using on" },
-		{ "hz=\"1\n2\" nohz=\"\n\"", "hz=1\\x0a2", "trailing characters after the number, using 250",
+		{ "hz=\"1\n2\" nohz=\"\n\"", "hz=1\\x0a2",
+		  "trailing characters after the number, using 250",
 		  "nohz=\\x0a: not on or off, using on" },
-		{ "HZ=5\033 nohz=\377", "HZ=5\\x1b", "trailing characters after the number, using 250",
+		{ "HZ=5\033 nohz=\377", "HZ=5\\x1b",
+		  "trailing characters after the number, using 250",
 		  "nohz=\\xff: not on or off, using on" },
 		{ "hz=\"300 nohz=maybe\"", "hz=300 nohz=maybe",
 		  "trailing characters after the number, using 250", NULL },
@@ -497,10 +510,12 @@ static void test_boot_messages(void **state)
 
 		if (msgs[i].hz_shown) {
 #ifdef CONFIG_HZ
-			snprintf(hz_line, sizeof(hz_line), "%s: HZ is fixed at %u in this build, ignored",
-				 msgs[i].hz_shown, (unsigned int)CONFIG_HZ);
+			snprintf(hz_line, sizeof(hz_line),
+				 "%s: HZ is fixed at %u in this build, ignored", msgs[i].hz_shown,
+				 (unsigned int)CONFIG_HZ);
 #else
-			snprintf(hz_line, sizeof(hz_line), "%s: %s", msgs[i].hz_shown, msgs[i].hz_tail);
+			snprintf(hz_line, sizeof(hz_line), "%s: %s", msgs[i].hz_shown,
+				 msgs[i].hz_tail);
 #endif
 			want[nwant++] = hz_line;
 		}
@@ -520,13 +535,16 @@ static void test_boot_messages(void **state)
 
 struct escape_case {
 	const char *in;
-	size_t len;	  /* of in; 0 with in "" */
-	size_t size;	  /* of the output buffer, at most 128 */
+	size_t len;  /* of in; 0 with in "" */
+	size_t size; /* of the output buffer, at most 128 */
 	size_t max_chars;
 	const char *want;
 };
 
-#define ESC(in, size, max, want) { in, sizeof(in) - 1, size, max, want }
+#define ESC(in, size, max, want)                    \
+	{                                           \
+		in, sizeof(in) - 1, size, max, want \
+	}
 
 static const struct escape_case escapes[] = {
 	/* what stays and what is escaped */
@@ -539,7 +557,7 @@ static const struct escape_case escapes[] = {
 	ESC("\033[2J\033[H", 128, 64, "\\x1b[2J\\x1b[H"),	/* clear the screen */
 	ESC("\033]0;title\007", 128, 64, "\\x1b]0;title\\x07"), /* set the title */
 	ESC("a\\b", 128, 64, "a\\x5cb"),			/* a backslash is escaped too */
-	ESC("\\x41", 128, 64, "\\x5cx41"),			/* so an escape is never ambiguous */
+	ESC("\\x41", 128, 64, "\\x5cx41"), /* so an escape is never ambiguous */
 	ESC("\x7f\x80\xff", 128, 64, "\\x7f\\x80\\xff"),
 	ESC("caf\xc3\xa9", 128, 64, "caf\\xc3\\xa9"),
 	ESC("a\0b", 128, 64, "a\\x00b"), /* a slice may hold a NUL */
@@ -583,8 +601,9 @@ static void test_escape(void **state)
 		r = dz_escape(out, c->size, c->in, c->len, c->max_chars);
 		EXPECT(r == out, "case %zu: returned another buffer", i);
 		EXPECT(memchr(out, '\0', c->size), "case %zu: not terminated", i);
-		EXPECT(!strcmp(out, c->want), "case %zu (size %zu, max %zu): \"%s\", expected \"%s\"",
-		       i, c->size, c->max_chars, out, c->want);
+		EXPECT(!strcmp(out, c->want),
+		       "case %zu (size %zu, max %zu): \"%s\", expected \"%s\"", i, c->size,
+		       c->max_chars, out, c->want);
 		EXPECT(strlen(out) <= c->max_chars, "case %zu: %zu characters, max %zu", i,
 		       strlen(out), c->max_chars);
 		for (size_t k = c->size; k < sizeof(out); k++)
@@ -644,7 +663,8 @@ static void test_param_report(void **state)
 		  "clockevent=hp\\x0aet: not a clock-event device (pit, lapic), using pit" },
 		{ "timeslice=\033[2J\033[H", "not a number", "10",
 		  "timeslice=\\x1b[2J\\x1b[H: not a number, using 10" },
-		{ "idletest=\\\\", "not a number", "10", "idletest=\\x5c\\x5c: not a number, using 10" },
+		{ "idletest=\\\\", "not a number", "10",
+		  "idletest=\\x5c\\x5c: not a number, using 10" },
 		{ "crash=\xe2\x98\x83", "not ud, div, gp or panic", "none",
 		  "crash=\\xe2\\x98\\x83: not ud, div, gp or panic, using none" },
 		{ "\"hz=\r\"", "not a number", "250", "hz=\\x0d: not a number, using 250" },
@@ -752,15 +772,23 @@ static void check_tokens(const char *cmdline, const struct token *want, size_t n
 static void test_cmdline_next(void **state)
 {
 	static const struct token multiboot[] = {
-		{ "/boot/dynhz.elf", NULL }, { "root", "/dev/sda1" }, { "quiet", NULL },
-		{ "foo", "a b  c" },	     { "hz", "300" },	      { "console", "ttyS0,115200" },
-		{ "x", "" },		     { "init", "/bin/sh -c \"true\"" },
+		{ "/boot/dynhz.elf", NULL },
+		{ "root", "/dev/sda1" },
+		{ "quiet", NULL },
+		{ "foo", "a b  c" },
+		{ "hz", "300" },
+		{ "console", "ttyS0,115200" },
+		{ "x", "" },
+		{ "init", "/bin/sh -c \"true\"" },
 	};
 	static const struct token quoted[] = {
 		{ "hz", "300" }, { "HZ", "1000" }, { "a", "1 2" }, { "b", "" }, { "flag", NULL },
 	};
 	static const struct token odd[] = {
-		{ "", "300" }, { "hz", "=5" }, { "", NULL }, { "a", "b=c" },
+		{ "", "300" },
+		{ "hz", "=5" },
+		{ "", NULL },
+		{ "a", "b=c" },
 	};
 
 	(void)state;
@@ -975,9 +1003,10 @@ static void test_param_timeslice_to_jiffies(void **state)
 			t.den = PIT_HZ_IN;
 			j = user_to_kernel_hz(DZ_UCLOCK(ticks));
 			EXPECT(j == ref_clock_to_j(ticks, t, USER_HZ),
-			       "hz=%u: %lu USER_HZ ticks -> %lu jiffies, expected %llu", hz, ticks, j,
-			       (unsigned long long)ref_clock_to_j(ticks, t, USER_HZ));
-			EXPECT(j >= 1, "hz=%u: a timeslice of %lu ticks is no jiffy at all", hz, ticks);
+			       "hz=%u: %lu USER_HZ ticks -> %lu jiffies, expected %llu", hz, ticks,
+			       j, (unsigned long long)ref_clock_to_j(ticks, t, USER_HZ));
+			EXPECT(j >= 1, "hz=%u: a timeslice of %lu ticks is no jiffy at all", hz,
+			       ticks);
 		}
 	}
 }

@@ -312,11 +312,26 @@ static void test_timespec(void **state)
 		s64 sec;
 		long nsec;
 	} ts[] = {
-		{ 0, 0 }, { 0, 1 }, { 1, 0 }, { 0, 999999999 }, { -1, 0 }, { -1, 999999999 },
-		{ -1, 1000000000 }, { 0, -1 }, { 1, -1 }, { 5, 3000000001L }, { 0, LONG_MAX },
-		{ 0, LONG_MIN }, { 1LL << 34, 0 }, { (1LL << 34) - 1, 999999999 },
-		{ 1LL << 40, 5 }, { INT64_MAX, 999999999 }, { INT64_MAX, LONG_MAX },
-		{ INT64_MIN, 0 }, { INT64_MIN, LONG_MAX }, { 4611686018LL, 427387904 },
+		{ 0, 0 },
+		{ 0, 1 },
+		{ 1, 0 },
+		{ 0, 999999999 },
+		{ -1, 0 },
+		{ -1, 999999999 },
+		{ -1, 1000000000 },
+		{ 0, -1 },
+		{ 1, -1 },
+		{ 5, 3000000001L },
+		{ 0, LONG_MAX },
+		{ 0, LONG_MIN },
+		{ 1LL << 34, 0 },
+		{ (1LL << 34) - 1, 999999999 },
+		{ 1LL << 40, 5 },
+		{ INT64_MAX, 999999999 },
+		{ INT64_MAX, LONG_MAX },
+		{ INT64_MIN, 0 },
+		{ INT64_MIN, LONG_MAX },
+		{ 4611686018LL, 427387904 },
 	};
 	unsigned int hzs[] = { DZ_HZ_MIN, 100, 250, 333, 1000, 1200, DZ_HZ_MAX };
 
@@ -335,7 +350,8 @@ static void test_timespec(void **state)
 			u64 got = timespec64_to_jiffies(&v);
 
 			if (got != want)
-				fail_msg("timespec64_to_jiffies({%lld, %ld}) = %llu, exact %llu, HZ %u",
+				fail_msg("timespec64_to_jiffies({%lld, %ld}) = %llu, exact %llu, "
+					 "HZ %u",
 					 (long long)v.tv_sec, v.tv_nsec, (unsigned long long)got,
 					 (unsigned long long)want, hzs[h]);
 		}
@@ -416,8 +432,8 @@ static void test_initial_jiffies_wrap(void **state)
 	assert_true(jiffies == INITIAL_JIFFIES);
 	assert_true(get_jiffies_64() == (u64)INITIAL_JIFFIES);
 	start = jiffies;
-	later = start + 300UL * HZ + 10; /* past the wrap */
-	assert_true(later < start);	 /* numerically smaller... */
+	later = start + 300UL * HZ + 10;       /* past the wrap */
+	assert_true(later < start);	       /* numerically smaller... */
 	assert_true(time_after(later, start)); /* ...but after */
 	assert_true(time_before(start, later));
 	assert_true(time_after_eq(later, later));

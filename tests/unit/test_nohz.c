@@ -90,15 +90,14 @@ static struct {
 	u64 wakeups, gaps, idle_ticks;
 } M;
 
-#define ERR(...)                                                                  \
-	do {                                                                      \
-		if (M.errors++ < 20) {                                            \
-			printf("HZ %u step %llu tick %llu: ", M.hz,               \
-			       (unsigned long long)M.step,                        \
-			       (unsigned long long)dz_tick_count());                 \
-			printf(__VA_ARGS__);                                      \
-			printf("\n");                                             \
-		}                                                                 \
+#define ERR(...)                                                                                \
+	do {                                                                                    \
+		if (M.errors++ < 20) {                                                          \
+			printf("HZ %u step %llu tick %llu: ", M.hz, (unsigned long long)M.step, \
+			       (unsigned long long)dz_tick_count());                            \
+			printf(__VA_ARGS__);                                                    \
+			printf("\n");                                                           \
+		}                                                                               \
 	} while (0)
 
 static u64 due_of(unsigned long expires)
@@ -173,8 +172,8 @@ static void fire(struct timer_list *t)
 		    (unsigned long long)M.due[id]);
 	/* The jiffy it runs in is the one the clock shows: caught up exactly. */
 	if (clock_ticks() != now)
-		ERR("timer %u runs at jiffy %llu, the clock says %llu", id,
-		    (unsigned long long)now, (unsigned long long)clock_ticks());
+		ERR("timer %u runs at jiffy %llu, the clock says %llu", id, (unsigned long long)now,
+		    (unsigned long long)clock_ticks());
 	M.pending[id] = false;
 	M.fired++;
 	M.hash = (M.hash ^ (now * 1000003 + id)) * 0x100000001b3ULL;
@@ -356,7 +355,8 @@ static void test_one_hz_timer(void **state)
 		u64 on = one_hz_idle(hz, true), off = one_hz_idle(hz, false);
 		u64 ticks = clock_ticks();
 
-		printf("HZ %5u, 10 s idle with a 1 Hz timer: %llu wakeups tickless, %llu periodic\n",
+		printf("HZ %5u, 10 s idle with a 1 Hz timer: %llu wakeups tickless, %llu "
+		       "periodic\n",
 		       hz, (unsigned long long)on, (unsigned long long)off);
 		assert_true(on <= 12); /* the first tick anchors the grid */
 		assert_true(off == ticks);
@@ -391,7 +391,8 @@ static void test_ktime_after_idle(void **state)
 		dynhz_host_idle(rnd(3 * NSEC_PER_SEC));
 		dynhz_host_run_ticks((unsigned long)rnd(3));
 		c = dynhz_host_cycles();
-		assert_true(ktime_get_ns() == ref_muldiv(c, NSEC_PER_SEC, REF_PIT_HZ, REF_DOWN, U64_MAX));
+		assert_true(ktime_get_ns() ==
+			    ref_muldiv(c, NSEC_PER_SEC, REF_PIT_HZ, REF_DOWN, U64_MAX));
 	}
 }
 
@@ -442,12 +443,9 @@ static void test_param(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_param),
-		cmocka_unit_test(test_one_hz_timer),
-		cmocka_unit_test(test_idle_nothing),
-		cmocka_unit_test(test_ktime_after_idle),
-		cmocka_unit_test(test_no_clocksource),
-		cmocka_unit_test(test_differential_idle),
+		cmocka_unit_test(test_param),	       cmocka_unit_test(test_one_hz_timer),
+		cmocka_unit_test(test_idle_nothing),   cmocka_unit_test(test_ktime_after_idle),
+		cmocka_unit_test(test_no_clocksource), cmocka_unit_test(test_differential_idle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

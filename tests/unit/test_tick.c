@@ -32,8 +32,8 @@ static struct {
 	unsigned int periodic_calls, shutdown_calls, oneshot_calls;
 	unsigned int hz;
 	u64 delta_ns;
-	bool exact;	/* tick of exactly 1/HZ s instead of the PIT's */
-	int fail;	/* error to return from set_state_periodic */
+	bool exact; /* tick of exactly 1/HZ s instead of the PIT's */
+	int fail;   /* error to return from set_state_periodic */
 } rec;
 
 static int fake_periodic(struct clock_event_device *dev, unsigned int hz,
@@ -338,7 +338,6 @@ static void test_host(void **state)
 
 /* ---- a device that cannot tick is fatal ---- */
 
-
 static void boot_failing(void)
 {
 	rec.fail = -DZ_EBUSY;
@@ -374,11 +373,11 @@ static void test_fatal(void **state)
 static void test_tick_ps_any_period(void **state)
 {
 	static const struct dz_tick_period periods[] = {
-		{ 1193, 1193182 },	   /* the PIT at hz=1000 */
-		{ 65535, 1193182 },	   /* the PIT's longest */
-		{ 1, 19 },		   /* an exact 1/HZ tick */
-		{ 21052632, 400000000 },   /* a 400 MHz counter at HZ 19: num * 10^12 > 2^64 */
-		{ 0xffffffffULL, 3 },	   /* beyond u64 picoseconds: saturates */
+		{ 1193, 1193182 },	 /* the PIT at hz=1000 */
+		{ 65535, 1193182 },	 /* the PIT's longest */
+		{ 1, 19 },		 /* an exact 1/HZ tick */
+		{ 21052632, 400000000 }, /* a 400 MHz counter at HZ 19: num * 10^12 > 2^64 */
+		{ 0xffffffffULL, 3 },	 /* beyond u64 picoseconds: saturates */
 	};
 
 	(void)state;

@@ -22,9 +22,9 @@
 
 #include "ref.h"
 
-#define PIT_IN	  1193182ULL /* the PIT's input clock, Hz */
-#define NS	  1000000000ULL
-#define DAY_S	  86400ULL
+#define PIT_IN 1193182ULL /* the PIT's input clock, Hz */
+#define NS     1000000000ULL
+#define DAY_S  86400ULL
 
 static bool long_run(void)
 {
@@ -90,9 +90,10 @@ static void check_at(unsigned int hz, u64 ticks, const char *how)
 	if (got != want || dz_tick_count() != ticks ||
 	    jiffies_64 != (u64)(unsigned long)(0UL - 300UL * hz) + ticks)
 		fail_msg("HZ %u, %s, after %llu ticks: ktime %llu, exact %llu (%+lld ns); "
-			 "tick_count %llu", hz, how, (unsigned long long)ticks,
-			 (unsigned long long)got, (unsigned long long)want,
-			 (long long)(got - want), (unsigned long long)dz_tick_count());
+			 "tick_count %llu",
+			 hz, how, (unsigned long long)ticks, (unsigned long long)got,
+			 (unsigned long long)want, (long long)(got - want),
+			 (unsigned long long)dz_tick_count());
 }
 
 /* A day in uneven pieces, ticking for real at the start and at the end. */
@@ -227,14 +228,14 @@ static void test_clocksources(void **state)
 	static const struct {
 		u64 freq, mask;
 	} cases[] = {
-		{ 1000000000ULL, U64_MAX },	  /* the TSC under QEMU -icount */
-		{ 3000000007ULL, U64_MAX },	  /* an odd TSC */
-		{ 14318180ULL, 0xffffffffULL },	  /* HPET */
-		{ 3579545ULL, 0xffffffULL },	  /* ACPI PM timer, 24 bits */
-		{ 1193182ULL, 0xffffULL },	  /* wraps within a tick at low HZ... */
-		{ 32768ULL, 0xffffffffULL },	  /* a watch crystal */
+		{ 1000000000ULL, U64_MAX },	     /* the TSC under QEMU -icount */
+		{ 3000000007ULL, U64_MAX },	     /* an odd TSC */
+		{ 14318180ULL, 0xffffffffULL },	     /* HPET */
+		{ 3579545ULL, 0xffffffULL },	     /* ACPI PM timer, 24 bits */
+		{ 1193182ULL, 0xffffULL },	     /* wraps within a tick at low HZ... */
+		{ 32768ULL, 0xffffffffULL },	     /* a watch crystal */
 		{ 10000000000ULL, 0xffffffffffULL }, /* 10 GHz, 40 bits */
-		{ 1ULL, 0xffULL },		  /* 1 Hz */
+		{ 1ULL, 0xffULL },		     /* 1 Hz */
 	};
 #ifdef CONFIG_HZ
 	static const unsigned int hzs[] = { CONFIG_HZ };
@@ -277,7 +278,8 @@ static void test_large_counts(void **state)
 			u64 c = rnd(freqs[f] * 3153600000ULL);
 
 			tc.counter = U64_MAX - 5 + c;
-			assert_true(ktime_get_ns() == ref_muldiv(c, NS, freqs[f], REF_DOWN, U64_MAX));
+			assert_true(ktime_get_ns() ==
+				    ref_muldiv(c, NS, freqs[f], REF_DOWN, U64_MAX));
 		}
 	}
 	clocksource_unregister(&tc.cs);
@@ -309,15 +311,15 @@ static void test_skip_limit(void **state)
 
 		assert_true(k <= limit);
 		/* k ticks of exact cycles (the remainders carried by the test) */
-		tc.counter += ref_muldiv(total + k, freq * divisor_of(hz), PIT_IN, REF_DOWN, U64_MAX) -
-			      ref_muldiv(total, freq * divisor_of(hz), PIT_IN, REF_DOWN, U64_MAX);
+		tc.counter +=
+			ref_muldiv(total + k, freq * divisor_of(hz), PIT_IN, REF_DOWN, U64_MAX) -
+			ref_muldiv(total, freq * divisor_of(hz), PIT_IN, REF_DOWN, U64_MAX);
 		total += k;
 		dz_tick_skip(k);
 		assert_true(dz_tick_idle_max() == limit);
-		assert_true(ktime_get_ns() ==
-			    ref_muldiv(ref_muldiv(total, freq * divisor_of(hz), PIT_IN, REF_DOWN,
-						  U64_MAX),
-				       NS, freq, REF_DOWN, U64_MAX));
+		assert_true(ktime_get_ns() == ref_muldiv(ref_muldiv(total, freq * divisor_of(hz),
+								    PIT_IN, REF_DOWN, U64_MAX),
+							 NS, freq, REF_DOWN, U64_MAX));
 	}
 	clocksource_unregister(&tc.cs);
 }
@@ -423,16 +425,11 @@ static void test_monotonic(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_before_boot),
-		cmocka_unit_test(test_register_errors),
-		cmocka_unit_test(test_switch),
-		cmocka_unit_test(test_registered_before_boot),
-		cmocka_unit_test(test_clocksources),
-		cmocka_unit_test(test_large_counts),
-		cmocka_unit_test(test_skip_limit),
-		cmocka_unit_test(test_monotonic),
-		cmocka_unit_test(test_years),
-		cmocka_unit_test(test_day_every_hz),
+		cmocka_unit_test(test_before_boot),  cmocka_unit_test(test_register_errors),
+		cmocka_unit_test(test_switch),	     cmocka_unit_test(test_registered_before_boot),
+		cmocka_unit_test(test_clocksources), cmocka_unit_test(test_large_counts),
+		cmocka_unit_test(test_skip_limit),   cmocka_unit_test(test_monotonic),
+		cmocka_unit_test(test_years),	     cmocka_unit_test(test_day_every_hz),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

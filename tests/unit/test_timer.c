@@ -111,23 +111,23 @@ static struct {
 	unsigned long expires[NT_MAX];
 	struct entry sorted[NT_MAX]; /* pending timers by (due, id) */
 	size_t n;
-	unsigned int nt;    /* timers in play */
+	unsigned int nt; /* timers in play */
 	unsigned int hz;
-	u64 now;	    /* ticks since boot at the last sync */
-	unsigned long j;    /* jiffies then */
-	int cb_budget;	    /* actions callbacks may still take this step */
+	u64 now;	 /* ticks since boot at the last sync */
+	unsigned long j; /* jiffies then */
+	int cb_budget;	 /* actions callbacks may still take this step */
 	u64 fired, ops, errors, far_fired;
 	u64 step;
 } M;
 
-#define ERR(...)                                                                    \
-	do {                                                                        \
-		if (M.errors++ < 20) {                                              \
-			printf("HZ %u step %llu tick %llu: ", M.hz,                 \
-			       (unsigned long long)M.step, (unsigned long long)M.now); \
-			printf(__VA_ARGS__);                                        \
-			printf("\n");                                               \
-		}                                                                   \
+#define ERR(...)                                                                                \
+	do {                                                                                    \
+		if (M.errors++ < 20) {                                                          \
+			printf("HZ %u step %llu tick %llu: ", M.hz, (unsigned long long)M.step, \
+			       (unsigned long long)M.now);                                      \
+			printf(__VA_ARGS__);                                                    \
+			printf("\n");                                                           \
+		}                                                                               \
 	} while (0)
 
 static bool before(struct entry a, struct entry b)
@@ -374,8 +374,8 @@ static void full_check(void)
 
 	for (unsigned int i = 0; i < M.nt; i++)
 		if (!!timer_pending(&M.t[i].timer) != M.pending[i])
-			ERR("timer %u: timer_pending %d, model %d", i,
-			    timer_pending(&M.t[i].timer), M.pending[i]);
+			ERR("timer %u: timer_pending %d, model %d", i, timer_pending(&M.t[i].timer),
+			    M.pending[i]);
 	dz_timer_stats(&st);
 	if (st.pending != M.n)
 		ERR("%lu timers pending, model %zu", st.pending, M.n);
@@ -560,13 +560,36 @@ static void one_exact(unsigned long delay)
 static void test_exact_delays(void **state)
 {
 	static const unsigned long base[] = {
-		0, 1, 2, 3, 62, 63, 64, 65, 66, 127, 128, 4095, 4096, 4097, 8191,
-		(1UL << 18) - 1, 1UL << 18, (1UL << 18) + 1,
-		(1UL << 24) - 1, 1UL << 24, (1UL << 24) + 1,
-		(1UL << 30) - 2, (1UL << 30) - 1, 1UL << 30, (1UL << 30) + 1,
-		(3UL << 29) + 12345, (1UL << 31) - 1,
+		0,
+		1,
+		2,
+		3,
+		62,
+		63,
+		64,
+		65,
+		66,
+		127,
+		128,
+		4095,
+		4096,
+		4097,
+		8191,
+		(1UL << 18) - 1,
+		1UL << 18,
+		(1UL << 18) + 1,
+		(1UL << 24) - 1,
+		1UL << 24,
+		(1UL << 24) + 1,
+		(1UL << 30) - 2,
+		(1UL << 30) - 1,
+		1UL << 30,
+		(1UL << 30) + 1,
+		(3UL << 29) + 12345,
+		(1UL << 31) - 1,
 #if BITS_PER_LONG == 64
-		(1UL << 36) + 77, (1UL << 40) + 1,
+		(1UL << 36) + 77,
+		(1UL << 40) + 1,
 #endif
 	};
 	/* phases of jiffies: levels turn at multiples of 64^n */
@@ -577,7 +600,8 @@ static void test_exact_delays(void **state)
 		boot_hz(hz_list[h]);
 		for (size_t p = 0; p < ARRAY_SIZE(phase); p++) {
 			for (int off = -1; off <= 1; off++) {
-				unsigned long target = round_up_j(jiffies + 2, phase[p]) + (unsigned long)off;
+				unsigned long target =
+					round_up_j(jiffies + 2, phase[p]) + (unsigned long)off;
 
 				dynhz_host_advance_ticks(target - jiffies);
 				for (size_t i = 0; i < ARRAY_SIZE(base); i++)
@@ -755,7 +779,8 @@ static void test_cascade_bound(void **state)
 	runs = 0;
 	for (int i = 0; i < N; i++) {
 		timer_setup(&t[i], count_run, 0);
-		mod_timer(&t[i], jiffies + 64 * 64 * 64 + (unsigned long)rnd((1UL << 30) - (1UL << 18)));
+		mod_timer(&t[i],
+			  jiffies + 64 * 64 * 64 + (unsigned long)rnd((1UL << 30) - (1UL << 18)));
 	}
 	/* 63 ticks out of 64 nothing can cascade: nothing moves */
 	dynhz_host_run_ticks(64 - (unsigned long)((jiffies + 1) & 63));
@@ -767,8 +792,8 @@ static void test_cascade_bound(void **state)
 	dz_timer_stats(&b);
 	assert_int_equal(runs, N);
 	assert_int_equal(b.pending, 0);
-	printf("%d timers, %llu moves (%.2f each, at most %d)\n", N,
-	       (unsigned long long)b.cascaded, (double)b.cascaded / N, DZ_TIMER_WHEEL_LEVELS - 1);
+	printf("%d timers, %llu moves (%.2f each, at most %d)\n", N, (unsigned long long)b.cascaded,
+	       (double)b.cascaded / N, DZ_TIMER_WHEEL_LEVELS - 1);
 	assert_true(b.cascaded <= (u64)N * (DZ_TIMER_WHEEL_LEVELS - 1));
 }
 

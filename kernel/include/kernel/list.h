@@ -9,7 +9,10 @@ struct list_head {
 	struct list_head *next, *prev;
 };
 
-#define LIST_HEAD_INIT(name) { &(name), &(name) }
+#define LIST_HEAD_INIT(name)     \
+	{                        \
+		&(name), &(name) \
+	}
 #define list_entry(ptr, type, member) dz_container_of(ptr, type, member)
 
 static inline void INIT_LIST_HEAD(struct list_head *h)

@@ -32,28 +32,28 @@ struct user_task;
 #define TASK_UNINTERRUPTIBLE 2
 #define TASK_DEAD	     4
 
-#define MAX_THREADS	  16
-#define THREAD_STACK_SIZE 8192
+#define MAX_THREADS	     16
+#define THREAD_STACK_SIZE    8192
 #define MAX_SCHEDULE_TIMEOUT LONG_MAX
 
 struct thread {
-	unsigned long sp;	/* saved stack pointer while switched out */
+	unsigned long sp; /* saved stack pointer while switched out */
 	volatile int state;
 	bool on_rq;
 	int id;
 	const char *name;
-	const char *doing;	/* what it is busy with, for reports */
+	const char *doing; /* what it is busy with, for reports */
 	struct list_head run_list;
 	void (*fn)(void *arg);
 	void *arg;
-	u32 *stack;		/* lowest word: a canary against overflow */
-	unsigned long slice;	/* ticks left in the timeslice */
+	u32 *stack;	     /* lowest word: a canary against overflow */
+	unsigned long slice; /* ticks left in the timeslice */
 	/* accounting */
 	u64 exec_ns;		/* CPU time on the TSC, up to its last charge */
 	u64 ticks;		/* ticks during which it ran (a sample, not its CPU time) */
 	u64 switches;		/* times it was switched in */
 	u64 preemptions;	/* times its slice ran out */
-	struct user_task *user;	/* the user program it runs, if any */
+	struct user_task *user; /* the user program it runs, if any */
 };
 
 extern struct thread *current;
@@ -103,9 +103,9 @@ u64 sched_context_switches(void);
  * included. Threads that exited stay in busy_ns.
  */
 struct cpu_usage {
-	u64 now_ns;	/* when it was read (tsc_now_ns()) */
-	u64 idle_ns;	/* the idle thread, halted with or without the tick */
-	u64 busy_ns;	/* every other thread, live or exited */
+	u64 now_ns;  /* when it was read (tsc_now_ns()) */
+	u64 idle_ns; /* the idle thread, halted with or without the tick */
+	u64 busy_ns; /* every other thread, live or exited */
 };
 void sched_cpu_usage(struct cpu_usage *cu);
 u64 sched_acct_start_ns(void);

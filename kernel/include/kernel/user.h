@@ -21,11 +21,11 @@ struct user_task {
 	int pid;
 	const char *name;
 	u64 utime_ns, stime_ns;
-	u64 stamp_ns;		/* TSC time the running mode was last charged */
-	bool in_user;		/* running in ring 3 (not in a system call) */
+	u64 stamp_ns; /* TSC time the running mode was last charged */
+	bool in_user; /* running in ring 3 (not in a system call) */
 	volatile bool done;
 	bool killed;
-	int status;		/* exit status, when not killed */
+	int status; /* exit status, when not killed */
 };
 
 /* Installs the system-call gate and the user-fault handler. After clock_init(). */

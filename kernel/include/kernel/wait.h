@@ -21,8 +21,7 @@ struct wait_queue_entry {
 	struct list_head entry;
 };
 
-#define DECLARE_WAIT_QUEUE_HEAD(name) \
-	struct wait_queue_head name = { LIST_HEAD_INIT(name.head) }
+#define DECLARE_WAIT_QUEUE_HEAD(name) struct wait_queue_head name = { LIST_HEAD_INIT(name.head) }
 
 /* Queues the current thread (once) and sets its state; then check, then schedule(). */
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w, int state);
@@ -31,41 +30,42 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w);
 /* Wakes every thread waiting on wq; returns how many were asleep. */
 int wake_up(struct wait_queue_head *wq);
 
-#define DEFINE_WAIT(name) struct wait_queue_entry name = { current, { &(name).entry, &(name).entry } }
+#define DEFINE_WAIT(name) \
+	struct wait_queue_entry name = { current, { &(name).entry, &(name).entry } }
 
 /* Sleeps until cond is true. */
-#define wait_event(wq, cond)                                              \
-	do {                                                              \
-		DEFINE_WAIT(w_);                                          \
-		for (;;) {                                                \
+#define wait_event(wq, cond)                                               \
+	do {                                                               \
+		DEFINE_WAIT(w_);                                           \
+		for (;;) {                                                 \
 			prepare_to_wait(&(wq), &w_, TASK_UNINTERRUPTIBLE); \
-			if (cond)                                         \
-				break;                                    \
-			schedule();                                       \
-		}                                                         \
-		finish_wait(&(wq), &w_);                                  \
+			if (cond)                                          \
+				break;                                     \
+			schedule();                                        \
+		}                                                          \
+		finish_wait(&(wq), &w_);                                   \
 	} while (0)
 
 /*
  * Sleeps until cond is true or timeout jiffies pass. Returns 0 if the time
  * ran out with cond still false, else the jiffies left (at least 1).
  */
-#define wait_event_timeout(wq, cond, timeout)                             \
-	({                                                                \
-		long t_ = (timeout);                                      \
-		DEFINE_WAIT(w_);                                          \
-		for (;;) {                                                \
+#define wait_event_timeout(wq, cond, timeout)                              \
+	({                                                                 \
+		long t_ = (timeout);                                       \
+		DEFINE_WAIT(w_);                                           \
+		for (;;) {                                                 \
 			prepare_to_wait(&(wq), &w_, TASK_UNINTERRUPTIBLE); \
-			if (cond) {                                       \
-				t_ = t_ ? t_ : 1;                         \
-				break;                                    \
-			}                                                 \
-			if (!t_)                                          \
-				break;                                    \
-			t_ = schedule_timeout(t_);                        \
-		}                                                         \
-		finish_wait(&(wq), &w_);                                  \
-		t_;                                                       \
+			if (cond) {                                        \
+				t_ = t_ ? t_ : 1;                          \
+				break;                                     \
+			}                                                  \
+			if (!t_)                                           \
+				break;                                     \
+			t_ = schedule_timeout(t_);                         \
+		}                                                          \
+		finish_wait(&(wq), &w_);                                   \
+		t_;                                                        \
 	})
 
 #endif

@@ -8,12 +8,12 @@
 #ifndef ASM_IRQ_H
 #define ASM_IRQ_H
 
-#define FIRST_EXTERNAL_VECTOR	32
-#define PIC_IRQ_BASE		32	/* IRQ 0-15 -> vectors 32-47 */
-#define NR_PIC_IRQS		16
-#define LAPIC_TIMER_VECTOR	0xf0
-#define LAPIC_SPURIOUS_VECTOR	0xff
-#define NR_VECTORS		256
+#define FIRST_EXTERNAL_VECTOR 32
+#define PIC_IRQ_BASE	      32 /* IRQ 0-15 -> vectors 32-47 */
+#define NR_PIC_IRQS	      16
+#define LAPIC_TIMER_VECTOR    0xf0
+#define LAPIC_SPURIOUS_VECTOR 0xff
+#define NR_VECTORS	      256
 
 #ifndef __ASSEMBLY__
 #include <dynhz/types.h>
@@ -21,10 +21,10 @@
 /* What entry.S pushes, lowest address first. */
 struct irq_frame {
 	u32 edi, esi, ebp, esp_unused, ebx, edx, ecx, eax; /* PUSHAL */
-	u32 gs, fs, es, ds;	/* the interrupted segments (user ones from ring 3) */
-	u32 vector, error;	/* error is 0 for vectors without one */
-	u32 eip, cs, eflags;	/* pushed by the CPU */
-	u32 user_esp, user_ss;	/* pushed by the CPU only when it came from ring 3 */
+	u32 gs, fs, es, ds;    /* the interrupted segments (user ones from ring 3) */
+	u32 vector, error;     /* error is 0 for vectors without one */
+	u32 eip, cs, eflags;   /* pushed by the CPU */
+	u32 user_esp, user_ss; /* pushed by the CPU only when it came from ring 3 */
 };
 
 /* Did the interrupt or exception come from user mode (ring 3)? */

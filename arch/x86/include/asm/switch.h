@@ -19,12 +19,12 @@ static inline unsigned long arch_thread_stack_init(void *top)
 {
 	u32 *sp = (u32 *)((uintptr_t)top & ~(uintptr_t)15);
 
-	sp -= 4;			/* padding: aligned once the entry address is popped */
+	sp -= 4; /* padding: aligned once the entry address is popped */
 	*--sp = (u32)(uintptr_t)arch_thread_entry;
-	*--sp = 0;			/* ebp: ends backtraces */
-	*--sp = 0;			/* ebx */
-	*--sp = 0;			/* esi */
-	*--sp = 0;			/* edi */
+	*--sp = 0; /* ebp: ends backtraces */
+	*--sp = 0; /* ebx */
+	*--sp = 0; /* esi */
+	*--sp = 0; /* edi */
 	return (unsigned long)(uintptr_t)sp;
 }
 
