@@ -71,6 +71,19 @@ build_kernels() {
 	done
 }
 
+# qemu_suite NAME [FILTER]: what every QEMU suite starts with. Guest time
+# from -icount (ICOUNT replaces it), the case filter (a regex, . for all),
+# its output directory build/NAME-tests emptied of the last run's results,
+# and the QEMU binary (QEMU_SYS replaces it). Sets icount, filter, out, QEMU.
+qemu_suite() {
+	read -ra icount <<<"${ICOUNT:--icount shift=2,sleep=off}"
+	filter=${2:-.}
+	out=build/$1-tests
+	mkdir -p "$out"
+	rm -f "$out"/*.log "$out"/*.res "$out"/*.qemu
+	QEMU=${QEMU_SYS:-qemu-system-i386}
+}
+
 # throttle: call right after starting a background job; waits while
 # $JOBS jobs run. The caller sets running=0 before its loop.
 throttle() {

@@ -22,12 +22,7 @@ cd "$(dirname "$0")/../.." || exit 1
 source scripts/lib.sh
 export LC_ALL=C
 
-read -ra icount <<<"${ICOUNT:--icount shift=2,sleep=off}"
-filter=${1:-.}
-out=build/cputime-tests
-mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.res
-QEMU=${QEMU_SYS:-qemu-system-i386}
+qemu_suite cputime "$1"
 JOBS=2
 SECS=3 # cputest=: idle seconds
 

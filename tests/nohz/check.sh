@@ -19,12 +19,7 @@ cd "$(dirname "$0")/../.." || exit 1
 source scripts/lib.sh
 export LC_ALL=C
 
-read -ra icount <<<"${ICOUNT:--icount shift=2,sleep=off}"
-filter=${1:-.}
-out=build/nohz-tests
-mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.res
-QEMU=${QEMU_SYS:-qemu-system-i386}
+qemu_suite nohz "$1"
 JOBS=${JOBS:-$(nproc)}
 
 build_kernels nohz "$out"

@@ -27,12 +27,7 @@ cd "$(dirname "$0")/../.." || exit 1
 source scripts/lib.sh
 export LC_ALL=C
 
-read -ra icount <<<"${ICOUNT:--icount shift=2,sleep=off}"
-filter=${1:-.}
-out=build/params-tests
-mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.res "$out"/*.qemu
-QEMU=${QEMU_SYS:-qemu-system-i386}
+qemu_suite params "$1"
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-60}
 JOBS=${JOBS:-2}
 [ "$JOBS" -le 2 ] || JOBS=2
