@@ -84,6 +84,19 @@ qemu_suite() {
 	QEMU=${QEMU_SYS:-qemu-system-i386}
 }
 
+# qemu_boot SECONDS KERNEL CMDLINE LOG: one boot of the kernel under the
+# suite's icount, its console in LOG (CR LF made LF), no input; returns
+# QEMU's exit status (33: the kernel's success, 124: timed out).
+qemu_boot() {
+	local rc
+	timeout "$1" "$QEMU" -kernel "$2" -append "$3" "${icount[@]}" -rtc clock=vm -m 32 \
+		-display none -no-reboot -serial "file:$4" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null >"$4.qemu" 2>&1
+	rc=$?
+	sed -i 's/\r$//' "$4"
+	return $rc
+}
+
 # throttle: call right after starting a background job; waits while
 # $JOBS jobs run. The caller sets running=0 before its loop.
 throttle() {

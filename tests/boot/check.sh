@@ -112,12 +112,8 @@ run_case() {
 		return
 	fi
 	local t0=$SECONDS
-	timeout "$BOOT_TIMEOUT" "$QEMU" -kernel "$kernel" -append "$cmdline" \
-		"${icount[@]}" -rtc clock=vm -m 32 -display none -no-reboot \
-		-serial "file:$log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		</dev/null >"$log.qemu" 2>&1
+	qemu_boot "$BOOT_TIMEOUT" "$kernel" "$cmdline" "$log"
 	local rc=$?
-	sed -i 's/\r$//' "$log"
 	local want_rc=33
 	[[ $name == crash-* ]] && want_rc=35
 	[ "$rc" -eq "$want_rc" ] || why="exit status $rc, not $want_rc"

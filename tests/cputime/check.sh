@@ -110,11 +110,8 @@ run_case() {
 		for c in "${checks[@]}"; do echo "$c fail no kernel"; done >"$out/$name.res"
 		return
 	fi
-	timeout 60 "$QEMU" -kernel "$kernel" -append "$cmdline" "${icount[@]}" -rtc clock=vm \
-		-m 32 -display none -no-reboot -serial "file:$log" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null >"$log.qemu" 2>&1
+	qemu_boot 60 "$kernel" "$cmdline" "$log"
 	local rc=$?
-	sed -i 's/\r$//' "$log"
 	judge "$log" "$rc" >"$out/$name.res"
 }
 

@@ -53,11 +53,8 @@ run_case() {
 		echo "fail no kernel" >"$out/$name.res"
 		return
 	fi
-	timeout 120 "$QEMU" -kernel "$kernel" -append "$cmdline" "${icount[@]}" -rtc clock=vm \
-		-m 32 -display none -no-reboot -serial "file:$log" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null >"$log.qemu" 2>&1
+	qemu_boot 120 "$kernel" "$cmdline" "$log"
 	local rc=$?
-	sed -i 's/\r$//' "$log"
 	[ "$rc" -eq 33 ] || why="exit status $rc, not 33"
 	grep -q '^idletest: ok$' "$log" || why="${why:+$why; }no 'idletest: ok'"
 	local line irqs secs hz

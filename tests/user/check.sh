@@ -53,12 +53,8 @@ run_case() { # run_case name build cmdline...
 		echo "fail no kernel ($build build failed)" >"$out/$name.res"
 		return
 	fi
-	timeout "$BOOT_TIMEOUT" "$QEMU" -kernel "$kernel" -append "$cmdline" \
-		"${icount[@]}" -rtc clock=vm -m 32 -display none -no-reboot \
-		-serial "file:$log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		</dev/null >"$log.qemu" 2>&1
+	qemu_boot "$BOOT_TIMEOUT" "$kernel" "$cmdline" "$log"
 	local rc=$?
-	sed -i 's/\r$//' "$log"
 	[ "$rc" -eq 33 ] || why="exit status $rc, not 33"
 	local re
 	for re in '^usertest: done failures=0$' '^selftest: [0-9]+ passed, 0 failed$' \
