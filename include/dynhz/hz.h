@@ -25,6 +25,15 @@
 #define DZ_HZ_MAX     10000 /* beyond this the tick is all overhead */
 #define DZ_HZ_DEFAULT 250
 
+/*
+ * <sys/param.h> defines HZ as 100, the old user-space tick (if HZ is not
+ * defined yet): included after it, this one wins; included before, it
+ * keeps this one.
+ */
+#ifdef HZ
+#undef HZ
+#endif
+
 #if defined(CONFIG_HZ)
 #if CONFIG_HZ < DZ_HZ_MIN || CONFIG_HZ > DZ_HZ_MAX
 #error "CONFIG_HZ out of range 19..10000"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Public headers as a hosted program sees them: every header of
 # include/dynhz/ on its own, and before and after each C library header a
-# program is likely to use with it, in strict C11 and in GNU C11, with
+# program is likely to use with it (<sys/param.h> for its HZ), in strict C11 and in GNU C11, with
 # -Wall -Wextra -Werror. A header that leans on another it does not
 # include, or that defines a name the C library also declares (POSIX's
 # timer_delete, say), fails here. One result per public header.
@@ -11,7 +11,7 @@ source scripts/lib.sh
 CC=${CC:-gcc}
 out=build/headers
 mkdir -p "$out"
-libc=(time.h pthread.h signal.h sys/time.h stdlib.h unistd.h)
+libc=(time.h pthread.h signal.h sys/time.h stdlib.h unistd.h sys/param.h)
 
 # compile std file: one translation unit, warnings are errors.
 compile() {
