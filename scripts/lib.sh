@@ -97,6 +97,23 @@ qemu_boot() {
 	return $rc
 }
 
+# boot_result SUITE NAME [LINES]: records and prints what a boot left in
+# $out/NAME.res: "pass [DETAIL]" or "fail WHY". A failure also shows the
+# last LINES (15) lines of $out/NAME.log on stderr.
+boot_result() {
+	local res
+	res=$(cat "$out/$2.res" 2>/dev/null || echo "fail no result")
+	if [[ $res == pass* ]]; then
+		record pass "$1: $2"
+		printf '%-50s ok%s\n' "$1: $2" "${res#pass}"
+	else
+		record fail "$1: $2"
+		printf '%-50s FAILED: %s\n' "$1: $2" "${res#fail }"
+		echo "---- $out/$2.log" >&2
+		tail -"${3:-15}" "$out/$2.log" | cut -c1-200 >&2
+	fi
+}
+
 # throttle: call right after starting a background job; waits while
 # $JOBS jobs run. The caller sets running=0 before its loop.
 throttle() {

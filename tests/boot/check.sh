@@ -131,7 +131,7 @@ run_case() {
 		[ "$n" -le 1 ] || why="${why:+$why; }$n parameter messages, not one"
 	fi
 	if [ -z "$why" ]; then
-		echo "pass $((SECONDS - t0))" >"$res"
+		echo "pass ($((SECONDS - t0)) s)" >"$res"
 	else
 		echo "fail $why" >"$res"
 	fi
@@ -156,16 +156,6 @@ done
 
 for c in "${cases[@]}"; do
 	name=${c%%$'\x1f'*}
-	[[ $name =~ $filter ]] || continue
-	res=$(cat "$out/$name.res" 2>/dev/null || echo "fail no result")
-	if [[ $res == pass* ]]; then
-		record pass "boot: $name"
-		printf '%-50s ok (%s s)\n' "boot: $name" "${res#pass }"
-	else
-		record fail "boot: $name"
-		printf '%-50s FAILED: %s\n' "boot: $name" "${res#fail }"
-		echo "---- $out/$name.log" >&2
-		tail -15 "$out/$name.log" >&2
-	fi
+	[[ $name =~ $filter ]] && boot_result boot "$name"
 done
 echo "boot: matrix took $((SECONDS - start)) s of wall time with $JOBS parallel boots"

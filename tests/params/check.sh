@@ -216,7 +216,7 @@ run_case() { # run_case name
 	sed -i 's/\r$//' "$log"
 	why=$(check_log "$n" "$log" "$rc")
 	if [ -z "$why" ]; then
-		echo "pass $((SECONDS - t0))" >"$out/$n.res"
+		echo "pass ($((SECONDS - t0)) s)" >"$out/$n.res"
 	else
 		echo "fail $why" >"$out/$n.res"
 	fi
@@ -237,16 +237,6 @@ done
 wait
 
 for n in "${names[@]}"; do
-	[[ $n =~ $filter ]] || continue
-	res=$(cat "$out/$n.res" 2>/dev/null || echo "fail no result")
-	if [[ $res == pass* ]]; then
-		record pass "params: $n"
-		printf '%-50s ok (%s s)\n' "params: $n" "${res#pass }"
-	else
-		record fail "params: $n"
-		printf '%-50s FAILED: %s\n' "params: $n" "${res#fail }"
-		echo "---- $out/$n.log" >&2
-		tail -12 "$out/$n.log" | cut -c1-200 >&2
-	fi
+	[[ $n =~ $filter ]] && boot_result params "$n" 12
 done
 echo "params: took $((SECONDS - start)) s of wall time with $JOBS parallel boots"

@@ -79,16 +79,7 @@ wait
 
 for c in "${cases[@]}"; do
 	name=${c%% *}
-	res=$(cat "$out/$name.res" 2>/dev/null || echo "fail no result")
-	if [[ $res == pass* ]]; then
-		record pass "user: $name"
-		printf '%-50s ok\n' "user: $name"
-	else
-		record fail "user: $name"
-		printf '%-50s FAILED: %s\n' "user: $name" "${res#fail }"
-		echo "---- $out/$name.log" >&2
-		tail -15 "$out/$name.log" >&2
-	fi
+	boot_result user "$name"
 done
 
 # One value from a log: field key= of the first line matching pattern.
