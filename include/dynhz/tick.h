@@ -12,8 +12,9 @@
 /*
  * Boots time on dev, for the host and the kernel alike: reads hz= from the
  * command line (dz_hz_parse), registers dev if it is not yet (a driver
- * that wants the result registers it first), asks dev for periodic ticks at that rate and
- * takes the exact period it reports, fixes HZ and every derived constant
+ * that wants the result registers it first), asks dev for periodic ticks
+ * at that rate and takes the exact period it reports, fixes HZ and every
+ * derived constant
  * (dz_hz_setup: jiffies = INITIAL_JIFFIES), starts the timer wheel and the
  * timekeeping epoch, makes the periodic tick dev's event_handler, reads
  * nohz=on|off (tickless idle, below) and prints the setup report. Returns
@@ -36,7 +37,9 @@ u64 dz_tick_count(void);
 /*
  * A hook the port's tick work hangs on (the kernel's scheduler accounting):
  * called on every interrupt of the tick device, after the core's own work
- * (jiffies, timekeeping, timers), with interrupts off. NULL: none.
+ * (jiffies, timekeeping, timers), with interrupts off. NULL: none. Once
+ * per interrupt, not per jiffy: after tickless idle one interrupt may
+ * account many jiffies, and dz_tick_skip() calls no hook.
  */
 void dz_tick_set_hook(void (*hook)(void));
 
