@@ -14,10 +14,10 @@
  * command line (dz_hz_parse), registers dev if it is not yet (a driver
  * that wants the result registers it first), asks dev for periodic ticks
  * at that rate and takes the exact period it reports, fixes HZ and every
- * derived constant
- * (dz_hz_setup: jiffies = INITIAL_JIFFIES), starts the timer wheel and the
- * timekeeping epoch, makes the periodic tick dev's event_handler, reads
- * nohz=on|off (tickless idle, below) and prints the setup report. Returns
+ * derived constant (dz_hz_setup: jiffies = INITIAL_JIFFIES), starts the
+ * timer wheel and the timekeeping epoch, makes the periodic tick dev's
+ * event_handler, reads nohz=on|off (tickless idle, below) and prints the
+ * setup report. Returns
  * dz_hz_parse()'s verdict: 0, -DZ_EINVAL or -DZ_ERANGE (the boot goes on
  * with the fallback either way). Panics if the device cannot tick
  * periodically: there is no kernel without a tick.
