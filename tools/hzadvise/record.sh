@@ -1,0 +1,213 @@
+#!/bin/bash
+# hzadvise record: a timer trace of this Linux machine, for the HZ advisor.
+#
+#	record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-b KB]
+#
+# Enables the timer events the advisor reads (timer_start, timer_cancel,
+# timer_expire_entry, hrtimer_start, hrtimer_cancel, hrtimer_expire_entry,
+# tick_stop), streams trace_pipe into FILE, as trace_pipe prints them, (default timer-trace.txt) for
+# SECONDS (default 10; 0: until Ctrl-C), and on the way out, Ctrl-C and
+# kill included, puts back every tracing setting it changed, as it found it.
+#
+#	-p PID	only the events of these processes (repeatable); the tick's and
+#		the idle task's own events are then not recorded
+#	-a	anonymize: user task names become "task" (kernel threads and
+#		<idle> keep theirs: they say what the timer is)
+#	-b KB	per-CPU ring buffer size while recording (default 4096)
+#
+# The first line of FILE is a comment with what the advisor cannot see in
+# the events: the kernel, its CONFIG_HZ and tick mode when the kernel says,
+# the CPU count and the span asked for. Needs root and tracefs.
+set -u
+
+usage() {
+	echo "usage: record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-b KB]" >&2
+	exit 2
+}
+
+secs=10
+out=timer-trace.txt
+anon=0
+bufkb=4096
+pids=()
+while getopts "d:p:o:ab:h" opt; do
+	case $opt in
+	d) secs=$OPTARG ;;
+	p) pids+=("$OPTARG") ;;
+	o) out=$OPTARG ;;
+	a) anon=1 ;;
+	b) bufkb=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage
+[[ $secs =~ ^[0-9]+$ ]] || { echo "record.sh: -d $secs: not a number of seconds" >&2; exit 2; }
+[[ $bufkb =~ ^[1-9][0-9]*$ ]] || { echo "record.sh: -b $bufkb: not a size in KB" >&2; exit 2; }
+for p in "${pids[@]}"; do
+	[[ $p =~ ^[0-9]+$ ]] || { echo "record.sh: -p $p: not a process id" >&2; exit 2; }
+	[ -d "/proc/$p" ] || { echo "record.sh: -p $p: no such process" >&2; exit 2; }
+done
+
+# tracefs: where it is mounted, or mounted here.
+T=
+for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+	[ -e "$d/trace_pipe" ] && { T=$d; break; }
+done
+if [ -z "$T" ] && [ -d /sys/kernel/tracing ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null && T=/sys/kernel/tracing
+fi
+if [ -z "$T" ]; then
+	echo "record.sh: no tracefs (run as root on a kernel with tracing)" >&2
+	exit 1
+fi
+if [ ! -w "$T/tracing_on" ]; then
+	echo "record.sh: $T is not writable (run as root)" >&2
+	exit 1
+fi
+
+events=(timer/timer_start timer/timer_cancel timer/timer_expire_entry timer/hrtimer_start
+	timer/hrtimer_cancel timer/hrtimer_expire_entry timer/tick_stop)
+for e in "${events[@]}"; do
+	[ -e "$T/events/$e/enable" ] || { echo "record.sh: this kernel has no $e event" >&2; exit 1; }
+done
+
+# What is changed, as it was: restored by restore(), whatever ends the run.
+declare -A saved=()
+save() { # save FILE...: remember their contents
+	local f
+	for f in "$@"; do
+		saved[$f]=$(cat "$T/$f")
+	done
+}
+save tracing_on buffer_size_kb set_event_pid
+for e in "${events[@]}"; do
+	save "events/$e/enable"
+done
+
+reader=
+restored=0
+stop=$(mktemp -d "${TMPDIR:-/tmp}/hzadvise-record.XXXXXX") || exit 1
+restore() {
+	[ $restored -eq 1 ] && return
+	restored=1
+	echo 0 >"$T/tracing_on"
+	# The reader drains what is left and ends within one period.
+	if [ -n "$reader" ]; then
+		touch "$stop/stop"
+		wait "$reader" 2>/dev/null
+	fi
+	rm -rf "$stop"
+	local f
+	for e in "${events[@]}"; do
+		echo "${saved[events/$e/enable]}" >"$T/events/$e/enable"
+	done
+	# set_event_pid reads back as a list; writing it empty clears it.
+	echo "${saved[set_event_pid]}" >"$T/set_event_pid"
+	# "7 (expanded: 1408)": not yet allocated, and 1408 KB once tracing is
+	# used. Recording allocated it, so 1408 is what the next user would get.
+	f=${saved[buffer_size_kb]}
+	[[ $f =~ expanded:\ ([0-9]+) ]] && f=${BASH_REMATCH[1]}
+	echo "${f%% *}" >"$T/buffer_size_kb" 2>/dev/null
+	echo "${saved[tracing_on]}" >"$T/tracing_on"
+}
+trap restore EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+# What the kernel says of its own tick.
+kconfig() { # kconfig NAME: its value in the running kernel's config, or ?
+	local v=
+	if [ -r /proc/config.gz ]; then
+		v=$(zcat /proc/config.gz 2>/dev/null | sed -n "s/^$1=//p")
+	elif [ -r "/boot/config-$(uname -r)" ]; then
+		v=$(sed -n "s/^$1=//p" "/boot/config-$(uname -r)")
+	fi
+	echo "${v:-?}"
+}
+mode=periodic
+[ "$(kconfig CONFIG_NO_HZ_IDLE)" = y ] && mode=nohz_idle
+[ "$(kconfig CONFIG_NO_HZ_FULL)" = y ] && mode=nohz_full
+
+echo 0 >"$T/tracing_on"
+echo "$bufkb" >"$T/buffer_size_kb"
+if [ ${#pids[@]} -gt 0 ]; then
+	echo "${pids[*]}" >"$T/set_event_pid"
+else
+	echo >"$T/set_event_pid"
+fi
+for e in "${events[@]}"; do
+	echo 1 >"$T/events/$e/enable"
+done
+# Events left from before are not this recording's.
+echo >"$T/trace"
+
+{
+	printf '# hzadvise record: kernel=%s config_hz=%s tick=%s cpus=%s seconds=%s pids=%s anonymized=%s date=%s\n' \
+		"$(uname -r)" "$(kconfig CONFIG_HZ)" "$mode" "$(nproc)" "$secs" \
+		"${pids[*]:-all}" "$anon" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+} >"$out" || exit 1
+
+# The task column is "comm-pid". A kernel thread has PF_KTHREAD (0x200000)
+# in the flags of /proc/PID/stat, the 7th field after the ")" that ends
+# its name; a task already gone is taken for a user one.
+anonymize='
+function kernel_task(pid,    f, line, r, rest, w) {
+	if (pid in kt)
+		return kt[pid]
+	f = "/proc/" pid "/stat"
+	r = (getline line < f)
+	close(f)
+	kt[pid] = 0
+	if (pid == 0)
+		kt[pid] = 1
+	else if (r > 0) {
+		rest = line
+		sub(/.*\) /, "", rest)
+		split(rest, w, " ")
+		kt[pid] = int(w[7] / 2097152) % 2
+	}
+	return kt[pid]
+}
+{
+	if (match($0, /-[0-9]+ +\[[0-9]+\]/)) {
+		head = substr($0, 1, RSTART - 1)
+		pid = substr($0, RSTART + 1)
+		sub(/ .*/, "", pid)
+		lead = head
+		sub(/[^ ].*/, "", lead)
+		comm = substr(head, length(lead) + 1)
+		if (comm != "<idle>" && !kernel_task(pid))
+			$0 = lead "task" substr($0, RSTART)
+	}
+	print
+	fflush()
+}'
+# The reader takes what the ring buffer holds twice a second, without
+# blocking. A reader that waits in trace_pipe is woken by every event, and
+# on an idle CPU each such wakeup is an idle exit and entry, with timer
+# events of its own: the recording would record itself.
+drain() {
+	dd if="$T/trace_pipe" iflag=nonblock bs=1M status=none 2>/dev/null
+}
+reader_loop() {
+	while [ ! -e "$stop/stop" ]; do
+		drain
+		sleep 0.5
+	done
+	drain
+}
+filter=(cat)
+[ $anon -eq 1 ] && filter=(awk "$anonymize")
+reader_loop | "${filter[@]}" >>"$out" &
+reader=$!
+echo 1 >"$T/tracing_on"
+echo "record.sh: recording into $out$([ "$secs" -gt 0 ] && echo " for $secs s"), Ctrl-C to stop" >&2
+if [ "$secs" -gt 0 ]; then
+	sleep "$secs"
+else
+	while :; do sleep 3600; done
+fi
+restore
+lines=$(($(wc -l <"$out") - 1))
+echo "record.sh: $lines events in $out" >&2
