@@ -30,8 +30,8 @@ for t in build/host/tests/test_*; do
 	run_cmocka "$(basename "$t") [long]" "build/host/logs/$(basename "$t")-long.log" "$t"
 done
 
-# Every libFuzzer harness for at least 10 million executions (about half
-# an hour on two cores; fuzz_cmdline boots the core on every input), from
+# Every libFuzzer harness for at least 10 million executions (35 minutes
+# on two cores, fuzz_cmdline the longest: it boots the core on every input), from
 # the seeds and what the CI runs found. One result per harness.
 FUZZ_RUNS=${FUZZ_RUNS:-10000000} bash tests/fuzz/check.sh || record fail "tests/fuzz/check.sh"
 
