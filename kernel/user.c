@@ -183,8 +183,7 @@ void cpu_times_read(struct cpu_times *ct)
 	struct cpu_usage cu;
 
 	sched_cpu_usage(&cu);
-	if (current->user)
-		charge(current->user, cu.now_ns);
+	charge_if_running(&task, cu.now_ns);
 	/* One task at a time: the live one (if any) and those that ended. */
 	ct->user_ns = ended_user_ns + (task.done ? 0 : task.utime_ns);
 	/* A user task's kernel time is its thread's time outside ring 3. */

@@ -136,7 +136,10 @@ void dz_param_report(const struct dz_param *p, const char *why, const char *used
 
 	dz_escape(name, sizeof(name), p->name, p->name_len, 32);
 	dz_escape(val, sizeof(val), p->val ? p->val : "", p->val_len, 64);
-	dz_printk("%s=%s: %s, using %s\n", name, val, why, used);
+	if (used)
+		dz_printk("%s=%s: %s, using %s\n", name, val, why, used);
+	else
+		dz_printk("%s=%s: %s\n", name, val, why);
 }
 
 static int bad(const struct dz_param *p, const char *why, unsigned long used, int err)

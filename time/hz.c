@@ -70,14 +70,14 @@ int dz_hz_parse(const char *cmdline, unsigned int *hz, enum dz_hz_source *src)
 	}
 #ifdef CONFIG_HZ
 	/* One line for anything but the build's own HZ, bad values included. */
-	char why[64], name[40], val[84];
+	char why[64];
 
 	err = dz_param_uint_check(&p, DZ_HZ_MIN, DZ_HZ_MAX, DZ_HZ_DEFAULT, &v, why, sizeof(why));
-	if (err || v != CONFIG_HZ)
-		dz_printk("%s=%s: HZ is fixed at %u in this build, ignored\n",
-			  dz_escape(name, sizeof(name), p.name, p.name_len, 32),
-			  dz_escape(val, sizeof(val), p.val ? p.val : "", p.val_len, 64),
-			  (unsigned int)CONFIG_HZ);
+	if (err || v != CONFIG_HZ) {
+		dz_snprintf(why, sizeof(why), "HZ is fixed at %u in this build, ignored",
+			    (unsigned int)CONFIG_HZ);
+		dz_param_report(&p, why, NULL);
+	}
 	*hz = CONFIG_HZ;
 	*src = DZ_HZ_SRC_CONSTANT;
 #else

@@ -128,7 +128,7 @@ static int time_init(const char *cmdline, struct clock_event_device *dev, bool r
 #endif
 	dz_timekeeping_init(period);
 	dz_timers_init();
-	why = dz_tick_sched_init(dev, hz, period, nohz);
+	why = dz_tick_sched_init(dev, period, nohz);
 	tick_dev = dev;
 	dev->event_handler = tick_handle_periodic;
 	dz_irq_restore(flags);

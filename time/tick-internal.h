@@ -34,8 +34,8 @@ bool dz_tick_nohz_parse(const char *cmdline);
  * tick-sched.c: sets tickless idle up for a boot on dev with this period;
  * returns NULL if it is on, or why the tick stays periodic.
  */
-const char *dz_tick_sched_init(struct clock_event_device *dev, unsigned int hz,
-			       struct dz_tick_period period, bool nohz);
+const char *dz_tick_sched_init(struct clock_event_device *dev, struct dz_tick_period period,
+			       bool nohz);
 
 /* tick-sched.c: the device's interrupt when the mode is not TICK_PERIODIC. */
 void dz_tick_sched_handle(void);

@@ -36,9 +36,6 @@ static struct {
 	struct dz_conv cyc2tick; /* cycles -> whole jiffies, down */
 	struct dz_conv tick2cyc; /* jiffies -> cycles, up */
 	struct clocksource *cs;	 /* the grid's clocksource */
-	struct clock_event_device *dev;
-	struct dz_tick_period period;
-	unsigned int hz;
 	struct dz_tick_stats stats;
 } ts;
 
@@ -87,15 +84,12 @@ static const char *grid_setup(struct clock_event_device *dev, struct dz_tick_per
 	return NULL;
 }
 
-const char *dz_tick_sched_init(struct clock_event_device *dev, unsigned int hz,
-			       struct dz_tick_period period, bool nohz)
+const char *dz_tick_sched_init(struct clock_event_device *dev, struct dz_tick_period period,
+			       bool nohz)
 {
 	const char *why = nohz ? grid_setup(dev, period) : "off";
 
 	dz_tick_mode = TICK_ANCHOR;
-	ts.dev = dev;
-	ts.hz = hz;
-	ts.period = period;
 	ts.stats = (struct dz_tick_stats){ 0 };
 	ts.nohz = !why;
 	return why;
@@ -153,19 +147,21 @@ static void nohz_program(u64 j)
 	u64 at = ts.anchor_cyc + dz_conv_wide(&ts.tick2cyc, j - ts.anchor_j);
 	u64 now = dz_timekeeping_cycles();
 	u64 ns = at > now ? dz_clocksource_cyc2ns(ts.cs, at - now) : 0;
+	struct clock_event_device *dev = dz_tick_device();
 
-	if (dz_clockevents_program_ns(ts.dev, ns))
-		dz_panic("nohz: clockevent %s refused a one-shot event", ts.dev->name);
+	if (dz_clockevents_program_ns(dev, ns))
+		dz_panic("nohz: clockevent %s refused a one-shot event", dev->name);
 }
 
 /* Periodic again from this jiffy boundary on. */
 static void tick_restart_periodic(void)
 {
-	struct dz_tick_period p;
+	struct clock_event_device *dev = dz_tick_device();
+	struct dz_tick_period p, want = dz_hz_period();
 
-	if (dz_clockevents_set_periodic(ts.dev, ts.hz, &p) || p.num != ts.period.num ||
-	    p.den != ts.period.den)
-		dz_panic("nohz: clockevent %s cannot resume its periodic tick", ts.dev->name);
+	/* The same period as at boot, or every jiffy counted since would be wrong. */
+	if (dz_clockevents_set_periodic(dev, HZ, &p) || p.num != want.num || p.den != want.den)
+		dz_panic("nohz: clockevent %s cannot resume its periodic tick", dev->name);
 	dz_tick_mode = TICK_PERIODIC;
 }
 

@@ -42,10 +42,11 @@ int dz_param_uint(const struct dz_param *p, unsigned long min, unsigned long max
 		  unsigned long dflt, unsigned long *out);
 
 /*
- * Prints the one line for a bad value: "name=value: why, using used". The
- * name and value are shown escaped (a control character, a
- * backslash or a byte above 0x7e as \xNN) and bounded (a longer one ends
- * in "..."), so the message stays one line whatever the command line held.
+ * Prints the one line for a bad value: "name=value: why, using used", or
+ * "name=value: why" when used is NULL. The name and value are shown
+ * escaped (a control character, a backslash or a byte above 0x7e as \xNN)
+ * and bounded (a longer one ends in "..."), so the message stays one line
+ * whatever the command line held.
  */
 void dz_param_report(const struct dz_param *p, const char *why, const char *used);
 
