@@ -11,20 +11,46 @@
 #include <dynhz/dynhz.h>
 #include <dynhz/host.h>
 #include <dynhz/port.h>
+#include <dynhz/errno.h>
 
-#define PIT_FREQ DYNHZ_HOST_CLOCK_HZ
+/* The input clock of the simulated device: the PIT's unless a tool chose another. */
+static u32 sim_freq = DYNHZ_HOST_CLOCK_HZ, sim_freq_next = DYNHZ_HOST_CLOCK_HZ;
 
-/* The simulated PIT divides its input clock by the nearest divisor. */
-static unsigned int sim_divisor(unsigned int hz)
+/* The simulated device divides its input clock by the nearest divisor. */
+static unsigned int divisor(u32 freq, unsigned int hz)
 {
-	return (PIT_FREQ + hz / 2) / hz;
+	return (unsigned int)((freq + hz / 2) / hz);
 }
 
 struct dz_tick_period dynhz_host_pit_period(unsigned int hz)
 {
-	struct dz_tick_period p = { sim_divisor(hz), PIT_FREQ };
+	struct dz_tick_period p = { divisor(DYNHZ_HOST_CLOCK_HZ, hz), DYNHZ_HOST_CLOCK_HZ };
 
 	return p;
+}
+
+struct dz_tick_period dynhz_host_period(unsigned int hz)
+{
+	struct dz_tick_period p = { divisor(sim_freq, hz), sim_freq };
+
+	return p;
+}
+
+int dynhz_host_set_clock_hz(u32 freq_hz)
+{
+	if (freq_hz < 1000)
+		return -DZ_EINVAL;
+	sim_freq_next = freq_hz;
+	return 0;
+}
+
+static void (*irq_hook)(u64 cycles, void *arg);
+static void *irq_hook_arg;
+
+void dynhz_host_set_irq_hook(void (*hook)(u64 cycles, void *arg), void *arg)
+{
+	irq_hook = hook;
+	irq_hook_arg = arg;
 }
 
 static bool quiet;
@@ -84,19 +110,19 @@ static int sim_pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	(void)dev;
 	if (hz < DZ_HZ_MIN || hz > DZ_HZ_MAX)
 		return -DZ_ERANGE;
-	sim.divisor = sim_divisor(hz);
+	sim.divisor = divisor(sim_freq, hz);
 	sim.periodic = true;
 	sim.armed = true;
 	sim.next = sim.cycles + sim.divisor;
-	*period = dynhz_host_pit_period(hz);
+	*period = dynhz_host_period(hz);
 	return 0;
 }
 
 /* Rounded up: the event never comes before delta_ns has passed. */
 static int sim_pit_set_next_event_ns(struct clock_event_device *dev, u64 delta_ns)
 {
-	u64 n = delta_ns / NSEC_PER_SEC * PIT_FREQ +
-		((delta_ns % NSEC_PER_SEC) * PIT_FREQ + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+	u64 n = delta_ns / NSEC_PER_SEC * sim_freq +
+		((delta_ns % NSEC_PER_SEC) * sim_freq + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 
 	(void)dev;
 	sim.periodic = false;
@@ -119,8 +145,7 @@ static struct clock_event_device sim_pit = {
 	.set_state_periodic = sim_pit_set_periodic,
 	.set_next_event_ns = sim_pit_set_next_event_ns,
 	.set_state_shutdown = sim_pit_shutdown,
-	/* one-shot: one input clock to a 32-bit count */
-	.freq_hz = PIT_FREQ,
+	/* one-shot: one input clock to a 32-bit count (freq_hz: set at boot) */
 	.min_delta_ticks = 1,
 	.max_delta_ticks = SIM_ONESHOT_MAX,
 };
@@ -143,9 +168,14 @@ static struct clocksource sim_clock = {
 static int boot(const char *cmdline, bool report)
 {
 	sim.cycles = 0;
+	sim_freq = sim_freq_next;
+	sim_pit.freq_hz = sim_freq;
 	/* As the kernel does: the clocksource first, then time. */
-	if (clocksource_register_hz(&sim_clock, PIT_FREQ))
+	if (clocksource_register_hz(&sim_clock, sim_freq))
 		dz_panic("host: cannot register the simulated PIT clock");
+	/* Registered again: its one-shot limits follow the clock chosen. */
+	if (clockevents_register_device(&sim_pit))
+		dz_panic("host: cannot register the simulated PIT");
 	if (report)
 		return dz_time_init(cmdline, &sim_pit);
 	return dz_time_init_quiet(cmdline, &sim_pit);
@@ -171,6 +201,8 @@ static void sim_check_booted(void)
 static void sim_event(void)
 {
 	sim.cycles = sim.next;
+	if (irq_hook)
+		irq_hook(sim.cycles, irq_hook_arg);
 	if (sim.periodic)
 		sim.next += sim.divisor;
 	else
@@ -213,15 +245,22 @@ void dynhz_host_advance_ticks(u64 n)
 /* ns of simulated time in input clocks, rounded down. */
 static u64 ns_to_cycles(u64 ns)
 {
-	return ns / NSEC_PER_SEC * PIT_FREQ + ns % NSEC_PER_SEC * PIT_FREQ / NSEC_PER_SEC;
+	return ns / NSEC_PER_SEC * sim_freq + ns % NSEC_PER_SEC * sim_freq / NSEC_PER_SEC;
 }
 
-void dynhz_host_idle(u64 ns)
+void dynhz_host_pass(u64 ns, bool idle)
 {
 	u64 end;
 
 	sim_check_booted();
 	end = sim.cycles + ns_to_cycles(ns);
+	if (!idle) {
+		tick_nohz_idle_exit(); /* a thread runs: the tick resumes, if it was stopped */
+		while (sim.armed && sim.next <= end)
+			sim_event();
+		sim.cycles = end;
+		return;
+	}
 	for (;;) {
 		tick_nohz_idle_enter(); /* what the idle loop does before it halts */
 		if (!sim.armed || sim.next > end)
@@ -229,6 +268,11 @@ void dynhz_host_idle(u64 ns)
 		sim_event();
 	}
 	sim.cycles = end;
+}
+
+void dynhz_host_idle(u64 ns)
+{
+	dynhz_host_pass(ns, true);
 	tick_nohz_idle_exit();
 }
 

@@ -16,6 +16,26 @@
 struct dz_tick_period dynhz_host_pit_period(unsigned int hz);
 
 /*
+ * Another input clock for the simulated device and clocksource, from the
+ * next dynhz_boot() on (DYNHZ_HOST_CLOCK_HZ until then): a tool that
+ * replays a Linux machine's trace gives 100000000, so that the tick is
+ * Linux's (TICK_NSEC) to 10 ns. A boot panics if the core finds no exact
+ * conversions for the period (at 10^9 Hz it finds none for HZ 24 or 300).
+ * The counter stays 32 bits wide. -DZ_EINVAL below 1000 Hz.
+ */
+int dynhz_host_set_clock_hz(u32 freq_hz);
+
+/* The exact tick the simulated device makes at hz, on the clock of the last boot. */
+struct dz_tick_period dynhz_host_period(unsigned int hz);
+
+/*
+ * Called at every interrupt of the simulated device, with the clock
+ * (dynhz_host_cycles()) at the interrupt, before the core's handler runs;
+ * NULL for none. For tools that watch when the CPU is woken.
+ */
+void dynhz_host_set_irq_hook(void (*hook)(u64 cycles, void *arg), void *arg);
+
+/*
  * Boots the core as the kernel would: reads hz= / HZ= from cmdline (NULL
  * is an empty command line), sets HZ on a simulated 8254 PIT in periodic
  * mode, computes every derived constant, starts jiffies at INITIAL_JIFFIES
@@ -52,6 +72,15 @@ void dynhz_host_advance_ticks(u64 n);
  * Interrupts of the device are counted in dz_tick_stats().
  */
 void dynhz_host_idle(u64 ns);
+
+/*
+ * Lets ns of simulated time pass, idle or busy, without the other state
+ * change dynhz_host_idle() makes at its end: idle, the CPU halts (the tick
+ * stops with nohz=on) and stays idle at the end; busy, a stopped tick
+ * resumes first (as when the idle loop runs a thread), then the device's
+ * interrupts come as they fall due. A replay of a real CPU alternates the two.
+ */
+void dynhz_host_pass(u64 ns, bool idle);
 
 /* Input clocks of the simulated PIT since dynhz_boot(): the true time. */
 u64 dynhz_host_cycles(void);

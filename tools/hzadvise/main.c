@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hzadvise TRACE: which HZ and which tick mode suit the machine that
+ * recorded TRACE (tools/hzadvise/record.sh), from its timers replayed
+ * through the dynhz core at each candidate setting. See README.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hzadvise.h"
+
+#if __has_include("tickcost.h")
+#include "tickcost.h"
+#endif
+#ifndef HZ_TICK_COST_EMPTY_INSNS
+#define HZ_TICK_COST_EMPTY_INSNS 1000
+#endif
+#ifndef HZ_TICK_COST_TIMER_INSNS
+#define HZ_TICK_COST_TIMER_INSNS 100
+#endif
+
+static const unsigned int default_hz[] = { 24, 100, 250, 300, 1000 };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: hzadvise [options] TRACE   (TRACE: ftrace text, .gz/.xz, or - for stdin)\n"
+		"  --hz LIST            candidate HZ values, comma-separated (default "
+		"24,100,250,300,1000 and the recorded one)\n"
+		"  --max-late-us N      p99 lateness budget for the advice (default 10000)\n"
+		"  --wheel linux|dynhz  file timers as Linux's wheel does (default) or exactly\n"
+		"  --cstates SPEC       NAME:EXIT_US:RESIDENCY_US:WATTS,... shallowest first\n"
+		"                       (default C1:2:2:1.0,C6:85:200:0.3,C8:200:800:0.15,"
+		"C10:890:5000:0.05)\n"
+		"  --busy-w W           power of a running CPU (default 3.0)\n"
+		"  --tick-cost-ns N     CPU time of a tick with nothing due (default %d, measured)\n"
+		"  --timer-cost-ns N    CPU time per timer run by the tick (default %d, measured)\n"
+		"  --csv FILE           every figure, per CPU and summed, as CSV\n"
+		"  --plot DIR           PNG and SVG figures (gnuplot) and their data in DIR\n"
+		"  -q, --quiet          only the source:/setting:/recommend: lines\n"
+		"  -v, --verbose        also the replay's own figures (speed, checks)\n",
+		HZ_TICK_COST_EMPTY_INSNS, HZ_TICK_COST_TIMER_INSNS);
+}
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "hzadvise: ");
+	fprintf(stderr, fmt, a, b);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
+static int number(const char *opt, const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	if (!*v || *end || errno || !(d >= lo && d <= hi)) {
+		fprintf(stderr, "hzadvise: %s: \"%s\" is not a number from %g to %g\n", opt, v, lo,
+			hi);
+		return -1;
+	}
+	*out = d;
+	return 0;
+}
+
+static int parse_hz(const char *v, struct options *o)
+{
+	char buf[512], *save = NULL, *tok;
+
+	if (strlen(v) >= sizeof(buf))
+		return fail("--hz: list too long", "", "");
+	strcpy(buf, v);
+	o->nhz = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		double d;
+
+		if (o->nhz == 31)
+			return fail("--hz: more than 31 values", "", "");
+		if (number("--hz", tok, 19, 10000, &d) || d != (unsigned int)d)
+			return fail("--hz: each value a whole number from 19 to 10000 (got \"%s\")",
+				    tok, "");
+		o->hz[o->nhz++] = (unsigned int)d;
+	}
+	if (!o->nhz)
+		return fail("--hz: empty list", "", "");
+	o->hz_given = true;
+	return 0;
+}
+
+static int option(struct options *o, const char *opt, const char *v)
+{
+	char err[256];
+	double d;
+
+	if (!strcmp(opt, "--hz"))
+		return parse_hz(v, o);
+	if (!strcmp(opt, "--max-late-us"))
+		return number(opt, v, 0, 1e10, &o->max_late_us) ? 2 : 0;
+	if (!strcmp(opt, "--busy-w"))
+		return number(opt, v, 0, 1e6, &o->busy_w) ? 2 : 0;
+	if (!strcmp(opt, "--tick-cost-ns"))
+		return number(opt, v, 0, 1e9, &o->tick_ns) ? 2 : 0;
+	if (!strcmp(opt, "--timer-cost-ns"))
+		return number(opt, v, 0, 1e9, &o->timer_ns) ? 2 : 0;
+	if (!strcmp(opt, "--csv")) {
+		o->csv = v;
+		return 0;
+	}
+	if (!strcmp(opt, "--plot")) {
+		o->plot = v;
+		return 0;
+	}
+	if (!strcmp(opt, "--wheel")) {
+		if (strcmp(v, "linux") && strcmp(v, "dynhz"))
+			return fail("--wheel: \"%s\" is not linux or dynhz", v, "");
+		o->wheel_linux = !strcmp(v, "linux");
+		return 0;
+	}
+	if (!strcmp(opt, "--cstates")) {
+		if (parse_cstates(v, o, err, sizeof(err)))
+			return fail("%s", err, "");
+		return 0;
+	}
+	(void)d;
+	return fail("unknown option %s (see --help)", opt, "");
+}
+
+static bool takes_value(const char *a)
+{
+	static const char *const with[] = { "--hz",	"--max-late-us", "--busy-w", "--tick-cost-ns",
+					    "--timer-cost-ns", "--csv",	 "--plot",   "--wheel",
+					    "--cstates",	NULL };
+
+	for (unsigned int i = 0; with[i]; i++)
+		if (!strcmp(a, with[i]))
+			return true;
+	return false;
+}
+
+static int parse_args(int argc, char **argv, struct options *o, const char **path)
+{
+	*path = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		char opt[64];
+		const char *eq;
+		int rc;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		}
+		if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			o->quiet = true;
+			continue;
+		}
+		if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			o->verbose = true;
+			continue;
+		}
+		if (a[0] == '-' && a[1] == '-' && (eq = strchr(a, '=')) && eq - a < 63) {
+			memcpy(opt, a, (size_t)(eq - a));
+			opt[eq - a] = '\0';
+			if ((rc = option(o, opt, eq + 1)))
+				return rc;
+			continue;
+		}
+		if (takes_value(a)) {
+			if (i + 1 >= argc)
+				return fail("%s needs a value", a, "");
+			if ((rc = option(o, a, argv[++i])))
+				return rc;
+			continue;
+		}
+		if (a[0] == '-' && a[1]) {
+			if (!strcmp(a, "--") && i + 1 < argc && !*path) {
+				*path = argv[++i];
+				continue;
+			}
+			return fail("unknown option %s (see --help)", a, "");
+		}
+		if (*path)
+			return fail("one trace at a time (got %s and %s)", *path, a);
+		*path = a;
+	}
+	if (!*path) {
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+/* Every candidate HZ × {periodic, nohz}, the recorded setting among them. */
+static unsigned int settings(const struct options *o, const struct source *s,
+			     unsigned int *hz, bool *nohz, int *recorded)
+{
+	unsigned int list[33], nl = 0, n = 0;
+	const unsigned int *from = o->hz_given ? o->hz : default_hz;
+	unsigned int nfrom = o->hz_given ? o->nhz : sizeof(default_hz) / sizeof(default_hz[0]);
+	bool have = false;
+
+	for (unsigned int i = 0; i < nfrom; i++) {
+		bool dup = false;
+
+		for (unsigned int j = 0; j < nl; j++)
+			dup |= list[j] == from[i];
+		if (!dup)
+			list[nl++] = from[i];
+		have |= from[i] == s->hz;
+	}
+	if (!have)
+		list[nl++] = s->hz;
+	/* ascending, for the table and the plots */
+	for (unsigned int i = 1; i < nl; i++)
+		for (unsigned int j = i; j > 0 && list[j - 1] > list[j]; j--) {
+			unsigned int t = list[j];
+
+			list[j] = list[j - 1];
+			list[j - 1] = t;
+		}
+	*recorded = -1;
+	for (unsigned int m = 0; m < 2; m++)
+		for (unsigned int i = 0; i < nl; i++) {
+			hz[n] = list[i];
+			nohz[n] = m;
+			if (list[i] == s->hz && (bool)m == s->nohz)
+				*recorded = (int)n;
+			n++;
+		}
+	return n;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .max_late_us = 10000, .wheel_linux = true,
+			     .tick_ns = HZ_TICK_COST_EMPTY_INSNS,
+			     .timer_ns = HZ_TICK_COST_TIMER_INSNS };
+	unsigned int hz[66], n;
+	bool nohz[66];
+	struct result res[66], *cpu[66];
+	struct source s;
+	struct advice a = { .pick = -1 };
+	const char *path;
+	char err[512];
+	int recorded, rc;
+	double t0;
+
+	power_defaults(&o);
+	if ((rc = parse_args(argc, argv, &o, &path)))
+		return rc;
+	t0 = now_s();
+	if (source_read(path, &o, &s, err, sizeof(err)))
+		return fail("%s", err, "");
+	if (o.verbose)
+		fprintf(stderr, "hzadvise: read %llu lines in %.2f s; bucket_expiry= matched %llu of "
+				"%llu; %zu timers pending before the trace\n",
+			(unsigned long long)s.lines, now_s() - t0,
+			(unsigned long long)s.bucket_matched, (unsigned long long)s.bucket_checked,
+			s.npre);
+	n = settings(&o, &s, hz, nohz, &recorded);
+	t0 = now_s();
+	for (unsigned int i = 0; i < n; i++) {
+		result_init(&res[i], hz[i], nohz[i]);
+		cpu[i] = calloc(s.ncpu, sizeof(struct result));
+		if (!cpu[i])
+			abort();
+		for (unsigned int c = 0; c < s.ncpu; c++) {
+			result_init(&cpu[i][c], hz[i], nohz[i]);
+			replay_cpu(&s, c, &o, &cpu[i][c]);
+			result_add(&res[i], &cpu[i][c]);
+		}
+		if (res[i].early)
+			fprintf(stderr, "hzadvise: hz=%u: %llu timers ran early: a bug\n", hz[i],
+				(unsigned long long)res[i].early);
+	}
+	if (o.verbose) {
+		double dt = now_s() - t0, ev = 0;
+
+		for (unsigned int i = 0; i < n; i++)
+			ev += (double)res[i].events;
+		fprintf(stderr, "hzadvise: replayed %.0f events (%u settings) in %.3f s: %.2f M "
+				"events/s\n",
+			ev, n, dt, dt > 0 ? ev / dt / 1e6 : 0);
+	}
+	advise(&o, res, n, recorded, &a);
+	report(stdout, &o, &s, cpu, res, n, recorded, &a);
+	rc = 0;
+	if (o.csv && write_csv(o.csv, &s, cpu, res, n, recorded, err, sizeof(err)))
+		rc = fail("%s", err, "");
+	if (o.plot && write_plots(o.plot, &o, res, n, err, sizeof(err)))
+		rc = fail("%s", err, "");
+	for (unsigned int i = 0; i < n; i++) {
+		for (unsigned int c = 0; c < s.ncpu; c++)
+			result_free(&cpu[i][c]);
+		free(cpu[i]);
+		result_free(&res[i]);
+	}
+	source_free(&s);
+	return rc;
+}

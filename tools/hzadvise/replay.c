@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One CPU of the trace at one setting, through the real dynhz core (the
+ * hosted library): booted at hz=H nohz=on|off on a simulated device whose
+ * clock counts 10 ns steps (100 MHz: the finest clock for which the core
+ * has exact conversions at every HZ), so that its tick is Linux's
+ * TICK_NSEC to 10 ns (exactly so where HZ divides 10^8: 100, 250, 1000)
+ * and the grid of the recorded HZ falls on the recorded machine's own
+ * jiffy boundaries.
+ *
+ * Time: simulated ns 0 is a boundary of the recorded grid just before the
+ * first event; an event at trace time t happens at t - mono_offset - M0.
+ * Between two events the CPU is busy if both were logged by a task (not
+ * the idle task) less than 1.5 recorded ticks apart (a busy CPU's tick
+ * logs an event every tick), idle otherwise; busy, the core's tick runs;
+ * idle, the idle loop halts and, with nohz=on, the tick stops.
+ *
+ * Timers: each timer_start asks for the start of the jiffy it names on
+ * the recorded grid (a jiffies timer is due when jiffies reaches its
+ * expiry); the replay starts a core timer for the first jiffy of H that
+ * begins then or later (nsecs_to_jiffies, which rounds up) or, "as Linux
+ * would", for the bucket Linux's wheel files that jiffy in. A restart of a
+ * pending timer is mod_timer; a cancel is del_timer; a recorded expiry
+ * lets the replayed timer go on to fire when the core says, apart from
+ * the timer's next start. hrtimers are not the tick's business: each
+ * recorded hrtimer expiry (the tick's own excepted) is an interrupt at
+ * its recorded time, whatever H.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <dynhz/dynhz.h>
+#include <dynhz/host.h>
+
+#include "hzadvise.h"
+#include "map.h"
+
+#define WAKE_NS 30000ULL /* interrupts this close are one wakeup (as source.c) */
+#define READ_RECS 8192
+#define LOOKAHEAD_RECS 1024
+#define SIM_HZ	  100000000U /* the simulated clock */
+#define NS_PER_CYC (1000000000U / SIM_HZ)
+
+struct inst {
+	struct timer_list t;
+	u64 treq; /* requested, simulated ns */
+	u64 id;
+	bool pre;     /* pending before the trace: no lateness to measure */
+	bool mapped;  /* still the timer's current start */
+	struct inst *prev, *next;
+	struct ctx *ctx;
+};
+
+struct ctx {
+	const struct source *s;
+	const struct options *o;
+	struct result *r;
+	struct map live; /* timer -> struct inst * of its current start */
+	struct inst *all;
+	u64 win_lo, win_hi; /* the trace's span, simulated ns */
+	u64 now;
+	bool idle;
+	bool retain; /* idle, but the tick kept: Linux's idle governor expects a short sleep */
+	u64 idle_from;
+	bool any_wake;
+	u64 last_wake;
+	u64 m0;
+};
+
+static void close_idle(struct ctx *c, u64 until)
+{
+	u64 a = c->idle_from > c->win_lo ? c->idle_from : c->win_lo;
+	u64 b = until < c->win_hi ? until : c->win_hi;
+	const struct options *o = c->o;
+	double len;
+	int st;
+
+	c->idle_from = until;
+	if (b <= a)
+		return;
+	len = (double)(b - a);
+	hist_add(&c->r->idle, b - a, 1);
+	c->r->idle_ns += len;
+	for (unsigned int i = 0; i < o->ncs; i++)
+		if (len >= o->cs[i].residency_us * 1e3)
+			c->r->res_ns[i] += len;
+	c->r->energy_j += idle_energy(o, len, &st);
+}
+
+static void wake(struct ctx *c, u64 x)
+{
+	u64 d = x > c->last_wake ? x - c->last_wake : c->last_wake - x;
+
+	if (x < c->win_lo || x > c->win_hi)
+		return;
+	if (c->any_wake && d <= WAKE_NS)
+		return;
+	c->any_wake = true;
+	c->last_wake = x;
+	c->r->wakeups++;
+	if (c->idle)
+		close_idle(c, x);
+}
+
+static void on_irq(u64 cycles, void *arg)
+{
+	struct ctx *c = arg;
+
+	cycles *= NS_PER_CYC;
+	if (cycles >= c->win_lo && cycles <= c->win_hi)
+		c->r->interrupts++;
+	wake(c, cycles);
+}
+
+static void unlink_inst(struct ctx *c, struct inst *in)
+{
+	if (in->prev)
+		in->prev->next = in->next;
+	else
+		c->all = in->next;
+	if (in->next)
+		in->next->prev = in->prev;
+	if (in->mapped)
+		map_del(&c->live, in->id);
+	free(in);
+}
+
+static void fire(struct timer_list *t)
+{
+	struct inst *in = from_timer(in, t, t);
+	struct ctx *c = in->ctx;
+	u64 now = dynhz_host_cycles() * NS_PER_CYC;
+
+	c->r->fired++;
+	if (!in->pre) {
+		if (now < in->treq)
+			c->r->early++;
+		else
+			hist_add(&c->r->late, now - in->treq, 1);
+	}
+	unlink_inst(c, in);
+}
+
+/* Time passes to simulated ns t, busy or idle as decided at the last local event. */
+static void advance(struct ctx *c, u64 t)
+{
+	u64 from = c->now;
+
+	/* Whole cycles from the core's own count: rounding never accumulates. */
+	t -= t % NS_PER_CYC;
+	if (t <= c->now)
+		return;
+	dynhz_host_pass(t - dynhz_host_cycles() * NS_PER_CYC, c->idle && !c->retain);
+	c->now = t;
+	if (!c->idle) {
+		u64 a = from > c->win_lo ? from : c->win_lo, b = t < c->win_hi ? t : c->win_hi;
+
+		if (b > a)
+			c->r->busy_ns += (double)(b - a);
+	}
+}
+
+static void set_busy(struct ctx *c, bool busy)
+{
+	if (busy == !c->idle)
+		return;
+	if (busy) {
+		close_idle(c, c->now);
+		c->idle = false;
+	} else {
+		c->idle = true;
+		c->idle_from = c->now;
+	}
+}
+
+/* The jiffy of H that begins at simulated ns t or next: expiry as H counts it. */
+static unsigned long jiffy_at(u64 t)
+{
+	return (unsigned long)(jiffies_64 - dz_tick_count()) + nsecs_to_jiffies(t);
+}
+
+static void start(struct ctx *c, const struct rec *r)
+{
+	s64 want = source_jiffy_mono(c->s, r->expires) - (s64)c->m0;
+	u64 treq = want > (s64)c->now ? (u64)want : c->now;
+	unsigned long exp = jiffy_at(treq);
+	uint64_t *v = map_get(&c->live, r->id);
+	struct inst *in;
+
+	if (c->o->wheel_linux && !(r->flags & RF_PRE))
+		exp = (unsigned long)linux_bucket_expiry(exp, jiffies, c->r->hz);
+	if (v) {
+		in = (struct inst *)(uintptr_t)*v;
+	} else {
+		in = calloc(1, sizeof(*in));
+		if (!in)
+			abort();
+		timer_setup(&in->t, fire, 0);
+		in->id = r->id;
+		in->ctx = c;
+		in->next = c->all;
+		if (c->all)
+			c->all->prev = in;
+		c->all = in;
+		in->mapped = true;
+		map_put(&c->live, r->id, (uint64_t)(uintptr_t)in);
+	}
+	in->treq = treq;
+	in->pre = r->flags & RF_PRE;
+	mod_timer(&in->t, exp);
+	if (!in->pre)
+		c->r->started++;
+}
+
+static void cancel(struct ctx *c, const struct rec *r)
+{
+	uint64_t *v = map_get(&c->live, r->id);
+	struct inst *in;
+
+	if (!v)
+		return;
+	in = (struct inst *)(uintptr_t)*v;
+	del_timer(&in->t);
+	unlink_inst(c, in);
+}
+
+/* Recorded: it fired. The replayed one fires when the core says; a new start is a new timer. */
+static void expired(struct ctx *c, const struct rec *r)
+{
+	uint64_t *v = map_get(&c->live, r->id);
+
+	if (!v)
+		return;
+	((struct inst *)(uintptr_t)*v)->mapped = false;
+	map_del(&c->live, r->id);
+}
+
+static u64 sim_time(const struct ctx *c, u64 ts)
+{
+	s64 t = (s64)(ts - c->s->mono_offset) - (s64)c->m0;
+
+	return t > 0 ? (u64)t : 0;
+}
+
+/*
+ * Linux's idle governors (menu, teo) keep the tick when they expect to
+ * sleep less than a tick (TICK_NSEC at H); the replay knows how long the
+ * CPU will sleep: until the next event on it that is not the tick's own.
+ */
+static bool governor_keeps_tick(const struct ctx *c, const struct rec *r, const struct rec *end)
+{
+	const struct rec *n;
+	u64 period = (1000000000ULL + c->r->hz / 2) / c->r->hz;
+
+	for (n = r + 1; n < end; n++)
+		if ((n->flags & RF_LOCAL) && !(n->flags & RF_TICK))
+			return n->ts - r->ts < period;
+	return false; /* nothing more: a long sleep */
+}
+
+static void one(struct ctx *c, const struct rec *r, const struct rec *end)
+{
+	advance(c, sim_time(c, r->ts));
+	switch (r->type) {
+	case REC_START:
+		start(c, r);
+		break;
+	case REC_CANCEL:
+		cancel(c, r);
+		break;
+	case REC_EXPIRE:
+		expired(c, r);
+		break;
+	case REC_HRIRQ:
+		wake(c, c->now);
+		break;
+	default:
+		break;
+	}
+	if (r->flags & RF_LOCAL) {
+		set_busy(c, (r->flags & RF_BUSY_ON) &&
+				    r->next_ts - r->ts <= c->s->tick_nsec + c->s->tick_nsec / 2);
+		/* As Linux would: the tick stays where the recorded one stayed, or the governor keeps it. */
+		if (c->idle && c->o->wheel_linux && c->r->nohz)
+			c->retain = (r->flags & RF_TICK_ON) ||
+				    (!(r->flags & RF_TICK) && governor_keeps_tick(c, r, end));
+	}
+	c->r->events++;
+}
+
+static void boot(const struct ctx *c)
+{
+	char cmd[64];
+
+	snprintf(cmd, sizeof(cmd), "hz=%u nohz=%s", c->r->hz, c->r->nohz ? "on" : "off");
+	dynhz_host_set_quiet(true);
+	dynhz_host_set_clock_hz(SIM_HZ);
+	if (dynhz_boot_quiet(cmd))
+		fprintf(stderr, "hzadvise: %s: %s\n", cmd, dynhz_host_last_line());
+}
+
+void replay_cpu(const struct source *s, unsigned int cpu, const struct options *o,
+		struct result *r)
+{
+	struct ctx c = { .s = s, .o = o, .r = r, .idle = true };
+	s64 first = (s64)(s->first_ts - s->mono_offset) - (s64)s->phase;
+	struct rec buf[READ_RECS];
+	size_t n;
+
+	/* Simulated 0: the recorded boundary a tick before the first event. */
+	c.m0 = s->phase + (u64)((first > 0 ? first / (s64)s->tick_nsec : 0) - 1) * s->tick_nsec;
+	c.win_lo = sim_time(&c, s->first_ts);
+	c.win_hi = sim_time(&c, s->last_ts);
+	map_init(&c.live);
+	boot(&c);
+	dynhz_host_set_irq_hook(on_irq, &c);
+	for (size_t i = 0; i < s->npre; i++)
+		if (s->pre_cpu[i] == cpu)
+			start(&c, &s->pre[i]);
+	if (s->spool[cpu]) {
+		size_t have = 0, at = 0;
+
+		rewind(s->spool[cpu]);
+		/* A window of records: each sees up to LOOKAHEAD_RECS after it. */
+		for (;;) {
+			if (have - at < LOOKAHEAD_RECS) {
+				memmove(buf, buf + at, (have - at) * sizeof(buf[0]));
+				have -= at;
+				at = 0;
+				n = fread(buf + have, sizeof(buf[0]), READ_RECS - have, s->spool[cpu]);
+				have += n;
+			}
+			if (at == have)
+				break;
+			one(&c, &buf[at], buf + have);
+			at++;
+		}
+	}
+	advance(&c, c.win_hi);
+	if (c.idle)
+		close_idle(&c, c.win_hi);
+	dynhz_host_set_irq_hook(NULL, NULL);
+	r->tick_cpu_ns = (double)r->interrupts * o->tick_ns + (double)r->fired * o->timer_ns;
+	r->energy_j += o->busy_w * (r->busy_ns + r->tick_cpu_ns) / 1e9;
+	while (c.all) {
+		del_timer(&c.all->t);
+		unlink_inst(&c, c.all);
+	}
+	map_free(&c.live);
+}
+
+void result_init(struct result *r, unsigned int hz, bool nohz)
+{
+	memset(r, 0, sizeof(*r));
+	r->hz = hz;
+	r->nohz = nohz;
+	hist_init(&r->late);
+	hist_init(&r->idle);
+}
+
+void result_free(struct result *r)
+{
+	hist_free(&r->late);
+	hist_free(&r->idle);
+}
+
+void result_add(struct result *sum, const struct result *cpu)
+{
+	sum->interrupts += cpu->interrupts;
+	sum->wakeups += cpu->wakeups;
+	sum->fired += cpu->fired;
+	sum->early += cpu->early;
+	sum->started += cpu->started;
+	hist_merge(&sum->late, &cpu->late);
+	hist_merge(&sum->idle, &cpu->idle);
+	sum->busy_ns += cpu->busy_ns;
+	sum->idle_ns += cpu->idle_ns;
+	for (unsigned int i = 0; i < MAX_CSTATES; i++)
+		sum->res_ns[i] += cpu->res_ns[i];
+	sum->energy_j += cpu->energy_j;
+	sum->tick_cpu_ns += cpu->tick_cpu_ns;
+	sum->events += cpu->events;
+}
