@@ -28,6 +28,7 @@ harnesses=(
 	"fuzz_cmdline fuzz_cmdline -max_len=1024 -dict=tests/fuzz/fuzz_cmdline.dict"
 	"fuzz_conv fuzz_conv -max_len=32"
 	"fuzz_conv_noint128 fuzz_conv -max_len=32"
+	"fuzz_trace fuzz_trace -max_len=8192 -dict=tests/fuzz/fuzz_trace.dict"
 )
 
 if ! make --no-print-directory -j"$(nproc)" fuzz-bins >"$out/build.log" 2>&1; then

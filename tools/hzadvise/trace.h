@@ -24,14 +24,14 @@ enum hz_ev_type {
 };
 
 /* Which fields a line had (older kernels lack some). */
-#define HZ_HAS_TIMEOUT	(1U << 0) /* timer_start [timeout=N] */
-#define HZ_HAS_BUCKET	(1U << 1) /* timer_start bucket_expiry= */
-#define HZ_HAS_TCPU	(1U << 2) /* timer_start cpu= */
-#define HZ_HAS_MODE	(1U << 3) /* hrtimer_start mode= */
-#define HZ_HAS_SOFT	(1U << 4) /* hrtimer_start softexpires= */
-#define HZ_HAS_BASECLK	(1U << 5) /* timer_expire_entry baseclk= */
-#define HZ_HAS_PID	(1U << 6) /* the task column had a pid */
-#define HZ_HAS_CONTEXT	(1U << 7) /* the irq-info column (d.h1.) was there */
+#define HZ_HAS_TIMEOUT (1U << 0) /* timer_start [timeout=N] */
+#define HZ_HAS_BUCKET  (1U << 1) /* timer_start bucket_expiry= */
+#define HZ_HAS_TCPU    (1U << 2) /* timer_start cpu= */
+#define HZ_HAS_MODE    (1U << 3) /* hrtimer_start mode= */
+#define HZ_HAS_SOFT    (1U << 4) /* hrtimer_start softexpires= */
+#define HZ_HAS_BASECLK (1U << 5) /* timer_expire_entry baseclk= */
+#define HZ_HAS_PID     (1U << 6) /* the task column had a pid */
+#define HZ_HAS_CONTEXT (1U << 7) /* the irq-info column (d.h1.) was there */
 
 /* timer_start flags= (Linux's TIMER_* names) */
 #define HZ_TF_DEFERRABLE (1U << 0) /* D */
@@ -74,13 +74,13 @@ struct hz_event {
 enum hz_format { HZ_FMT_UNKNOWN, HZ_FMT_TRACE, HZ_FMT_TRACE_PIPE, HZ_FMT_TRACE_CMD };
 
 struct hz_reader_stats {
-	uint64_t lines;	    /* lines read */
-	uint64_t events;    /* timer events parsed */
-	uint64_t unknown;   /* lines that were neither an event we know, a comment nor a header */
-	uint64_t comments;  /* '#' lines and trace-cmd headers */
+	uint64_t lines;	   /* lines read */
+	uint64_t events;   /* timer events parsed */
+	uint64_t unknown;  /* lines that were neither an event we know, a comment nor a header */
+	uint64_t comments; /* '#' lines and trace-cmd headers */
 	uint64_t by_type[HZ_EV_TYPES];
 	enum hz_format format;
-	uint32_t max_cpu;   /* highest CPU seen */
+	uint32_t max_cpu; /* highest CPU seen */
 };
 
 struct hz_reader;

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer: any bytes as ftrace text, for the hzadvise reader
+ * (tools/hzadvise/trace.c).
+ *
+ * Each line goes to hz_parse_line in a buffer of exactly its length (so
+ * that reading past it is caught), and what comes back must hold
+ * together: the return value agrees with the kind, an event has a known
+ * type, in-range CPUs, only defined bits and a NUL-terminated function, a
+ * malformed event says why. The same bytes then go through the reader
+ * (hz_open on a memfd), whose outcome must be what the reader's rules
+ * make of those lines, worked out here line by line: its counts, and the
+ * line its error names, if any. Inputs that start like gzip or xz are
+ * left to the line check: they would start a decompressor per run.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../../tools/hzadvise/trace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define LINE_MAX_LEN 65536
+
+static void die(const char *what, const uint8_t *line, size_t len)
+{
+	fprintf(stderr, "fuzz_trace: %s; the line (%zu bytes): \"%.*s\"\n", what, len,
+		(int)(len > 300 ? 300 : len), (const char *)line);
+	abort();
+}
+
+static void check_event(const struct hz_event *ev, const uint8_t *line, size_t len)
+{
+	if (ev->type >= HZ_EV_TYPES)
+		die("event type out of range", line, len);
+	if (!memchr(ev->func, '\0', sizeof(ev->func)))
+		die("func not NUL-terminated", line, len);
+	if (ev->cpu > 4095 || ev->tcpu > 4095)
+		die("cpu out of range", line, len);
+	if (ev->has >> 8 || ev->tflags >> 3 || ev->hmode >> 4 || ev->ctx >> 2)
+		die("undefined bits set", line, len);
+	if (ev->tick != hz_is_tick_handler(ev->func))
+		die("tick disagrees with hz_is_tick_handler", line, len);
+	if (!(ev->has & HZ_HAS_PID) && ev->pid != -1)
+		die("a pid without HZ_HAS_PID", line, len);
+	if ((ev->has & HZ_HAS_PID) && ev->pid < 0)
+		die("a negative pid", line, len);
+}
+
+/* One line through hz_parse_line, from its own exactly sized copy. */
+static enum hz_line_kind parse(const uint8_t *line, size_t len, struct hz_event *ev)
+{
+	char *copy = malloc(len ? len : 1);
+	const char *why = "sentinel";
+	enum hz_line_kind kind;
+	int rc;
+
+	if (!copy)
+		abort();
+	memcpy(copy, line, len);
+	rc = hz_parse_line(copy, len, ev, &kind, &why);
+	free(copy);
+	switch (kind) {
+	case HZ_LINE_EVENT:
+		if (rc != 1 || why)
+			die("an event, but rc or why disagree", line, len);
+		check_event(ev, line, len);
+		break;
+	case HZ_LINE_BAD:
+		if (rc != -1 || !why || !*why || ev->type >= HZ_EV_TYPES)
+			die("a bad line, but rc, why or type disagree", line, len);
+		break;
+	case HZ_LINE_COMMENT:
+	case HZ_LINE_UNKNOWN:
+		if (rc != 0 || why)
+			die("not an event, but rc or why disagree", line, len);
+		break;
+	default:
+		die("kind out of range", line, len);
+	}
+	return kind;
+}
+
+/* What the reader must make of the input, by its rules. */
+struct expect {
+	uint64_t error_line; /* 0: no error */
+	uint64_t events, comments, unknown;
+	uint64_t by_type[HZ_EV_TYPES];
+};
+
+static bool control(const uint8_t *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((s[i] < 0x20 && s[i] != '\t' && s[i] != '\r') || s[i] == 0x7f)
+			return true;
+	return false;
+}
+
+/* One line by the reader's rules: error_line is set when it ends the reading. */
+static void expect_line(struct expect *x, uint64_t n, const uint8_t *line, size_t len, bool nl)
+{
+	struct hz_event ev;
+	enum hz_line_kind kind;
+
+	if (len > LINE_MAX_LEN || memchr(line, '\0', len)) {
+		x->error_line = n;
+		return;
+	}
+	kind = parse(line, len, &ev);
+	if (kind == HZ_LINE_BAD || (!nl && kind != HZ_LINE_EVENT) ||
+	    (kind != HZ_LINE_EVENT && control(line, len))) {
+		x->error_line = n;
+		return;
+	}
+	if (kind == HZ_LINE_EVENT) {
+		x->events++;
+		x->by_type[ev.type]++;
+	} else if (kind == HZ_LINE_COMMENT) {
+		x->comments++;
+	} else {
+		x->unknown++;
+	}
+}
+
+static void expect_all(const uint8_t *data, size_t size, struct expect *x)
+{
+	uint64_t n = 0;
+	size_t pos = 0;
+
+	memset(x, 0, sizeof(*x));
+	while (pos < size) {
+		const uint8_t *nl = memchr(data + pos, '\n', size - pos);
+		size_t len = nl ? (size_t)(nl - (data + pos)) : size - pos;
+		struct hz_event ev;
+
+		/* Past the reader's error, the lines are still checked one by one. */
+		if (x->error_line)
+			parse(data + pos, len, &ev);
+		else
+			expect_line(x, ++n, data + pos, len, nl);
+		pos += len + 1;
+	}
+}
+
+static bool compressed_magic(const uint8_t *d, size_t n)
+{
+	return (n >= 2 && d[0] == 0x1f && d[1] == 0x8b) ||
+	       (n >= 6 && !memcmp(d, "\xfd\x37\x7a\x58\x5a\x00", 6));
+}
+
+static void reader_fail(const char *what, const struct expect *x, const char *err)
+{
+	fprintf(stderr, "fuzz_trace: reader: %s (expected error line %" PRIu64 ", got \"%s\")\n",
+		what, x->error_line, err);
+	abort();
+}
+
+static void check_reader(const uint8_t *data, size_t size, const struct expect *x)
+{
+	char path[64], err[400], want[32];
+	int fd = memfd_create("fuzz_trace", MFD_CLOEXEC);
+	struct hz_reader *r;
+	const struct hz_reader_stats *st;
+	struct hz_event ev;
+	int rc;
+
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	r = hz_open(path, err, sizeof(err));
+	if (!r)
+		reader_fail("hz_open failed", x, err);
+	while ((rc = hz_next(r, &ev)) == 1)
+		check_event(&ev, (const uint8_t *)"(from the reader)", 17);
+	st = hz_stats(r);
+	if ((rc == -1) != (x->error_line != 0))
+		reader_fail("error or not", x, hz_error(r));
+	snprintf(want, sizeof(want), "line %" PRIu64 ": ", x->error_line);
+	if (rc == -1 && (strncmp(hz_error(r), want, strlen(want)) || strchr(hz_error(r), '\n')))
+		reader_fail("the error names another line", x, hz_error(r));
+	if (st->events != x->events || st->comments != x->comments || st->unknown != x->unknown ||
+	    memcmp(st->by_type, x->by_type, sizeof(x->by_type)))
+		reader_fail("counts differ", x, hz_error(r));
+	if (hz_close(r))
+		reader_fail("hz_close reported a failure", x, "");
+	close(fd);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct expect x;
+
+	expect_all(data, size, &x);
+	if (!compressed_magic(data, size))
+		check_reader(data, size, &x);
+	return 0;
+}

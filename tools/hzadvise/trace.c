@@ -1,0 +1,1285 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hzadvise: the ftrace text reader (trace.h).
+ *
+ * A line is split at its fixed points rather than scanned with a format:
+ * the CPU column "[NNN]" (the first bracketed number that the rest of the
+ * line follows), the task column before it ("comm-PID", the pid after the
+ * last '-'), then an optional irq-info token, the timestamp ending in ':',
+ * the event name ending in ':', and key=value fields in any order. That one reading covers `trace`, `trace_pipe` and
+ * `trace-cmd report` of kernels old and new, which differ in the optional
+ * columns and in which fields the events print, not in this skeleton.
+ *
+ * The reader holds one buffer of at most HZ_BUF_SIZE bytes whatever the
+ * input's size; compressed input comes through gzip -dc or xz -dc on a pipe.
+ */
+#define _GNU_SOURCE
+#include "trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define HZ_LINE_MAX (64 * 1024)	 /* longer is not ftrace text */
+#define HZ_BUF_MIN  (8 * 1024)	 /* a small input stays small */
+#define HZ_BUF_SIZE (256 * 1024) /* > HZ_LINE_MAX + 1: a longest line always fits */
+#define HZ_CPU_MAX  4095
+#define HZ_IRQ_MAX  8 /* irq-info is 4 or 5 characters today; leave room */
+
+/* ---- numbers ---- */
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static const char *skip_spaces(const char *p, const char *end)
+{
+	while (p < end && is_space(*p))
+		p++;
+	return p;
+}
+
+static const char *skip_token(const char *p, const char *end)
+{
+	while (p < end && !is_space(*p))
+		p++;
+	return p;
+}
+
+enum num { NUM_OK, NUM_BAD, NUM_BIG };
+
+/* Decimal digits only, the whole of [s, e): exact, overflow refused. */
+static enum num dec_u64(const char *s, const char *e, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (s == e)
+		return NUM_BAD;
+	for (; s < e; s++) {
+		unsigned int d = (unsigned int)(*s - '0');
+
+		if (d > 9)
+			return NUM_BAD;
+		if (v > (UINT64_MAX - d) / 10)
+			return NUM_BIG;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return NUM_OK;
+}
+
+/* [timeout=%ld]: a sign, then what fits an int64_t. */
+static enum num dec_s64(const char *s, const char *e, int64_t *out)
+{
+	bool neg = s < e && *s == '-';
+	uint64_t v;
+	enum num r = dec_u64(s + neg, e, &v);
+
+	if (r != NUM_OK)
+		return r;
+	if (v > (uint64_t)INT64_MAX + neg)
+		return NUM_BIG;
+	/* -2^63 has no positive counterpart: negate in unsigned arithmetic. */
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return NUM_OK;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * %p as the kernel hashes it (16 digits, no 0x), as old kernels and
+ * trace-cmd print it (with or without 0x), and "(null)".
+ */
+static enum num hex_u64(const char *s, const char *e, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (e - s == 6 && !memcmp(s, "(null)", 6)) {
+		*out = 0;
+		return NUM_OK;
+	}
+	if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (s == e)
+		return NUM_BAD;
+	for (; s < e; s++) {
+		int d = hex_digit(*s);
+
+		if (d < 0)
+			return NUM_BAD;
+		if (v >> 60)
+			return NUM_BIG;
+		v = v << 4 | (unsigned int)d;
+	}
+	*out = v;
+	return NUM_OK;
+}
+
+/* A number as __print_flags/__print_symbolic fall back to: 0x hex, or decimal. */
+static enum num any_u64(const char *s, const char *e, uint64_t *out)
+{
+	if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return hex_u64(s, e, out);
+	return dec_u64(s, e, out);
+}
+
+static const uint64_t pow10_tab[10] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+};
+
+/*
+ * SECONDS.FRACTION with 0 to 9 decimals, to ns, exactly: the fraction is
+ * scaled by a power of ten, never through floating point. Without a dot
+ * it is a raw counter clock, taken as ns.
+ */
+static const char *parse_ts(const char *s, const char *e, uint64_t *ns)
+{
+	const char *dot = memchr(s, '.', (size_t)(e - s));
+	uint64_t sec, frac = 0;
+	size_t nfrac;
+
+	if (!dot)
+		return dec_u64(s, e, ns) == NUM_OK ? NULL : "bad timestamp";
+	nfrac = (size_t)(e - dot - 1);
+	if (nfrac > 9)
+		return "bad timestamp (more than 9 decimals)";
+	/* "12." is not a number: a dot needs a decimal after it. */
+	if (dec_u64(s, dot, &sec) != NUM_OK || dec_u64(dot + 1, e, &frac) != NUM_OK)
+		return "bad timestamp";
+	frac *= pow10_tab[9 - nfrac];
+	if (sec > (UINT64_MAX - frac) / 1000000000U)
+		return "timestamp out of range";
+	*ns = sec * 1000000000U + frac;
+	return NULL;
+}
+
+/* ---- comments and headers ---- */
+
+enum comment { C_NONE, C_HASH, C_TRACER, C_BLANK, C_TRACE_CMD };
+
+static bool starts(const char *s, const char *e, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(e - s) >= n && !memcmp(s, prefix, n);
+}
+
+static const char *skip_digits(const char *p, const char *end)
+{
+	while (p < end && is_digit(*p))
+		p++;
+	return p;
+}
+
+/* "PREFIX<digits>SUFFIX", the whole line; suffix "" means nothing more. */
+static bool digits_between(const char *s, const char *e, const char *prefix, const char *suffix,
+			   bool suffix_is_prefix)
+{
+	const char *d, *p;
+
+	if (!starts(s, e, prefix))
+		return false;
+	d = s + strlen(prefix);
+	p = skip_digits(d, e);
+	if (p == d)
+		return false;
+	if (suffix_is_prefix)
+		return starts(p, e, suffix);
+	return (size_t)(e - p) == strlen(suffix) && !memcmp(p, suffix, strlen(suffix));
+}
+
+/*
+ * What trace-cmd report prints before the events: "cpus=2", "version = 6",
+ * "CPU 1 is empty", "CPU0 data recorded at offset=0x..." and the
+ * "    4096 bytes in size" line under it.
+ */
+static bool trace_cmd_header(const char *s, const char *e)
+{
+	const char *p;
+
+	if (*s == 'c')
+		return digits_between(s, e, "cpus=", "", false);
+	if (*s == 'v')
+		return digits_between(s, e, "version = ", "", false) ||
+		       digits_between(s, e, "version=", "", false);
+	if (*s == 'C')
+		return digits_between(s, e, "CPU ", " is empty", false) ||
+		       digits_between(s, e, "CPU", " is empty", false) ||
+		       digits_between(s, e, "CPU", " data recorded at offset=", true);
+	p = skip_spaces(s, e);
+	return p > s && digits_between(p, e, "", " bytes in size", true);
+}
+
+static enum comment comment_kind(const char *s, const char *e)
+{
+	if (s == e)
+		return C_BLANK;
+	if (*s == '#')
+		return starts(s, e, "# tracer:") ? C_TRACER : C_HASH;
+	if (skip_spaces(s, e) == e)
+		return C_BLANK;
+	return trace_cmd_header(s, e) ? C_TRACE_CMD : C_NONE;
+}
+
+/* ---- the columns before the fields ---- */
+
+struct cols {
+	const char *task, *task_end; /* comm-pid, the tgid column removed */
+	const char *cpu, *cpu_end;   /* the digits between [ and ] */
+	const char *irq, *irq_end;   /* irq-info, or NULL */
+	const char *ts, *ts_end;     /* without its ':' */
+	const char *name, *name_end; /* without its ':' */
+	const char *fields;
+};
+
+static const char *trim_end(const char *s, const char *e)
+{
+	while (e > s && is_space(e[-1]))
+		e--;
+	return e;
+}
+
+/* The "(  123)" or "(-------)" column of record-tgid, if it ends [s, e). */
+static const char *drop_tgid(const char *s, const char *e)
+{
+	const char *p;
+
+	if (e == s || e[-1] != ')')
+		return e;
+	for (p = e - 1; p > s && p[-1] != '('; p--)
+		if (!is_digit(p[-1]) && p[-1] != ' ' && p[-1] != '-')
+			return e;
+	return p > s ? trim_end(s, p - 1) : e;
+}
+
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
+}
+
+/* A token ending in ':' at p: its end (the ':'), or NULL. */
+static const char *colon_token(const char *p, const char *end)
+{
+	const char *q = skip_token(p, end);
+
+	return q > p && q[-1] == ':' ? q - 1 : NULL;
+}
+
+/* After "[CPU]" at p: [irq-info] timestamp: name: fields. */
+static bool after_cpu(const char *p, const char *end, struct cols *c)
+{
+	const char *q;
+
+	p = skip_spaces(p, end);
+	c->irq = c->irq_end = NULL;
+	q = colon_token(p, end);
+	if (!q) {
+		c->irq = p;
+		c->irq_end = skip_token(p, end);
+		if (c->irq_end - c->irq > HZ_IRQ_MAX)
+			return false;
+		p = skip_spaces(c->irq_end, end);
+		q = colon_token(p, end);
+		if (!q)
+			return false;
+	}
+	c->ts = p;
+	c->ts_end = q;
+	p = skip_spaces(q + 1, end);
+	c->name = p;
+	while (p < end && name_char(*p))
+		p++;
+	if (p == c->name || p == end || *p != ':' || (p + 1 < end && !is_space(p[1])))
+		return false;
+	c->name_end = p;
+	c->fields = p + 1;
+	return true;
+}
+
+/*
+ * The CPU column is the first "[digits]" that has a space (or the line's
+ * start) before it and a space after it, and that the rest of the line
+ * follows. A comm with brackets of its own is passed over that way.
+ */
+static bool find_cols(const char *s, const char *end, struct cols *c)
+{
+	const char *p = s;
+
+	while ((p = memchr(p, '[', (size_t)(end - p)))) {
+		const char *d = p + 1, *q = skip_digits(d, end);
+
+		if (q > d && q < end && *q == ']' && (p == s || is_space(p[-1])) &&
+		    (q + 1 == end || is_space(q[1])) && after_cpu(q + 1, end, c)) {
+			c->cpu = d;
+			c->cpu_end = q;
+			c->task = s;
+			c->task_end = drop_tgid(s, trim_end(s, p));
+			return true;
+		}
+		p++;
+	}
+	return false;
+}
+
+static const char *const ev_names[HZ_EV_TYPES] = {
+	[HZ_EV_TIMER_START] = "timer_start",
+	[HZ_EV_TIMER_CANCEL] = "timer_cancel",
+	[HZ_EV_TIMER_EXPIRE] = "timer_expire_entry",
+	[HZ_EV_HRTIMER_START] = "hrtimer_start",
+	[HZ_EV_HRTIMER_CANCEL] = "hrtimer_cancel",
+	[HZ_EV_HRTIMER_EXPIRE] = "hrtimer_expire_entry",
+	[HZ_EV_TICK_STOP] = "tick_stop",
+};
+
+/* The seven names have seven lengths: the length picks the one to compare. */
+static int event_type(const char *s, const char *e)
+{
+	int t;
+
+	switch (e - s) {
+	case 11:
+		t = HZ_EV_TIMER_START;
+		break;
+	case 12:
+		t = HZ_EV_TIMER_CANCEL;
+		break;
+	case 18:
+		t = HZ_EV_TIMER_EXPIRE;
+		break;
+	case 13:
+		t = HZ_EV_HRTIMER_START;
+		break;
+	case 14:
+		t = HZ_EV_HRTIMER_CANCEL;
+		break;
+	case 20:
+		t = HZ_EV_HRTIMER_EXPIRE;
+		break;
+	case 9:
+		t = HZ_EV_TICK_STOP;
+		break;
+	default:
+		return -1;
+	}
+	return memcmp(s, ev_names[t], (size_t)(e - s)) ? -1 : t;
+}
+
+/* Context from irq-info: its third character is hardirq/softirq. */
+static uint32_t irq_context(const char *s, const char *e)
+{
+	if (e - s < 3)
+		return 0;
+	switch (s[2]) {
+	case 'h':
+	case 'Z': /* NMI inside a hardirq */
+		return HZ_CTX_HARDIRQ;
+	case 'H':
+		return HZ_CTX_HARDIRQ | HZ_CTX_SOFTIRQ;
+	case 's':
+		return HZ_CTX_SOFTIRQ;
+	default:
+		return 0;
+	}
+}
+
+/* Shared with the reader: it says which number was out of range. */
+static const char why_cpu_range[] = "cpu out of range 0..4095";
+
+/* The pid after the last '-' of the task column; none is not an error. */
+static const char *parse_task(const struct cols *c, struct hz_event *ev)
+{
+	const char *d = c->task_end;
+	uint64_t pid;
+
+	while (d > c->task && is_digit(d[-1]))
+		d--;
+	if (d == c->task_end || d == c->task || d[-1] != '-')
+		return NULL;
+	if (dec_u64(d, c->task_end, &pid) != NUM_OK || pid > INT32_MAX)
+		return "pid out of range";
+	ev->pid = (int32_t)pid;
+	ev->has |= HZ_HAS_PID;
+	return NULL;
+}
+
+static const char *parse_context(const struct cols *c, struct hz_event *ev)
+{
+	uint64_t cpu;
+	enum num r;
+	const char *why = parse_task(c, ev);
+
+	if (why)
+		return why;
+	r = dec_u64(c->cpu, c->cpu_end, &cpu);
+	if (r != NUM_OK || cpu > HZ_CPU_MAX) {
+		ev->cpu = r == NUM_OK && cpu < UINT32_MAX ? (uint32_t)cpu : UINT32_MAX;
+		return why_cpu_range;
+	}
+	ev->cpu = ev->tcpu = (uint32_t)cpu;
+	if (c->irq) {
+		ev->has |= HZ_HAS_CONTEXT;
+		ev->ctx = irq_context(c->irq, c->irq_end);
+	}
+	return parse_ts(c->ts, c->ts_end, &ev->ts_ns);
+}
+
+/* ---- fields ---- */
+
+enum key {
+	K_TIMER,
+	K_HRTIMER,
+	K_FUNCTION,
+	K_EXPIRES,
+	K_SOFTEXPIRES,
+	K_TIMEOUT,
+	K_BUCKET,
+	K_CPU,
+	K_FLAGS,
+	K_NOW,
+	K_BASECLK,
+	K_MODE,
+	K_SUCCESS,
+	K_KEYS
+};
+
+struct key_info {
+	const char *name;
+	size_t len;
+	const char *missing, *bad, *big;
+};
+
+#define KEY(n)                                                                                    \
+	{                                                                                         \
+		n, sizeof(n) - 1, "no " n "= value", "bad " n "= value", n "= value out of range" \
+	}
+
+static const struct key_info keys[K_KEYS] = {
+	[K_TIMER] = KEY("timer"),
+	[K_HRTIMER] = KEY("hrtimer"),
+	[K_FUNCTION] = KEY("function"),
+	[K_EXPIRES] = KEY("expires"),
+	[K_SOFTEXPIRES] = KEY("softexpires"),
+	[K_TIMEOUT] = KEY("timeout"),
+	[K_BUCKET] = KEY("bucket_expiry"),
+	[K_CPU] = KEY("cpu"),
+	[K_FLAGS] = KEY("flags"),
+	[K_NOW] = KEY("now"),
+	[K_BASECLK] = KEY("baseclk"),
+	[K_MODE] = KEY("mode"),
+	[K_SUCCESS] = KEY("success"),
+};
+
+struct fields {
+	uint32_t seen; /* 1 << enum key */
+	const char *v[K_KEYS], *ve[K_KEYS];
+};
+
+static int key_of(const char *k, size_t n)
+{
+	int i;
+
+	for (i = 0; i < K_KEYS; i++)
+		if (keys[i].len == n && !memcmp(k, keys[i].name, n))
+			return i;
+	return -1;
+}
+
+/*
+ * Every "key=value" token; "[timeout=N]" loses its brackets. Tokens with
+ * no '=' (the " [module]" %ps appends to a module's symbol) and keys we do
+ * not use (idx=, was_armed=, dependency=, ...) are passed over. The first
+ * of two equal keys counts.
+ */
+static void split_fields(const char *p, const char *end, struct fields *f)
+{
+	f->seen = 0;
+	for (p = skip_spaces(p, end); p < end; p = skip_spaces(p, end)) {
+		const char *t = p, *te = skip_token(p, end), *eq;
+		int k;
+
+		p = te;
+		if (*t == '[' && te[-1] == ']' && te - t >= 2) {
+			t++;
+			te--;
+		}
+		eq = memchr(t, '=', (size_t)(te - t));
+		if (!eq || (k = key_of(t, (size_t)(eq - t))) < 0 || (f->seen & 1U << k))
+			continue;
+		f->seen |= 1U << k;
+		f->v[k] = eq + 1;
+		f->ve[k] = te;
+	}
+}
+
+static bool has(const struct fields *f, enum key k)
+{
+	return f->seen & 1U << k;
+}
+
+static const char *num_why(enum key k, enum num r)
+{
+	return r == NUM_OK ? NULL : r == NUM_BIG ? keys[k].big : keys[k].bad;
+}
+
+/* A required field: its value, or why not. */
+static const char *need_dec(const struct fields *f, enum key k, uint64_t *out)
+{
+	if (!has(f, k))
+		return keys[k].missing;
+	return num_why(k, dec_u64(f->v[k], f->ve[k], out));
+}
+
+/* An optional field: *has_bits gets bit when it is there. */
+static const char *opt_dec(const struct fields *f, enum key k, uint64_t *out, uint32_t *has_bits,
+			   uint32_t bit)
+{
+	if (!has(f, k))
+		return NULL;
+	*has_bits |= bit;
+	return num_why(k, dec_u64(f->v[k], f->ve[k], out));
+}
+
+static const char *need_id(const struct fields *f, enum key k, uint64_t *id)
+{
+	if (!has(f, k))
+		return keys[k].missing;
+	return num_why(k, hex_u64(f->v[k], f->ve[k], id));
+}
+
+static const char *need_func(const struct fields *f, struct hz_event *ev)
+{
+	size_t n;
+
+	if (!has(f, K_FUNCTION))
+		return keys[K_FUNCTION].missing;
+	n = (size_t)(f->ve[K_FUNCTION] - f->v[K_FUNCTION]);
+	if (!n)
+		return keys[K_FUNCTION].bad;
+	if (n > sizeof(ev->func) - 1)
+		n = sizeof(ev->func) - 1;
+	memcpy(ev->func, f->v[K_FUNCTION], n);
+	ev->func[n] = '\0';
+	ev->tick = hz_is_tick_handler(ev->func);
+	return NULL;
+}
+
+/* "A|B|C": calls fn on each word. */
+static void each_word(const char *s, const char *e, void (*fn)(const char *, size_t, uint32_t *),
+		      uint32_t *bits)
+{
+	while (s < e) {
+		const char *w = memchr(s, '|', (size_t)(e - s));
+
+		if (!w)
+			w = e;
+		fn(s, (size_t)(w - s), bits);
+		s = w + 1;
+	}
+}
+
+/* Unknown words are ignored: a newer kernel's new flag must not stop the reading. */
+static void tflag_word(const char *w, size_t n, uint32_t *bits)
+{
+	if (n != 1)
+		return;
+	if (*w == 'D')
+		*bits |= HZ_TF_DEFERRABLE;
+	else if (*w == 'P')
+		*bits |= HZ_TF_PINNED;
+	else if (*w == 'I')
+		*bits |= HZ_TF_IRQSAFE;
+}
+
+/*
+ * flags= is names (D|P|I, M for migrating) since 4.8. Before, 4.2 to 4.7
+ * printed the raw word, whose layout then was the CPU in bits 0-18,
+ * migrating 19, deferrable 20, irqsafe 21 (no pinned flag yet); raw
+ * numbers next to a cpu= field (trace-cmd -R of a newer kernel) use the
+ * layout of 4.8 on: deferrable 19, pinned 20, irqsafe 21.
+ */
+static const char *parse_tflags(const struct fields *f, struct hz_event *ev)
+{
+	const char *s = f->v[K_FLAGS], *e = f->ve[K_FLAGS];
+	uint64_t v;
+
+	if (s == e || !is_digit(*s)) {
+		each_word(s, e, tflag_word, &ev->tflags);
+		return NULL;
+	}
+	if (any_u64(s, e, &v) != NUM_OK || v > UINT32_MAX)
+		return keys[K_FLAGS].bad;
+	if (ev->has & HZ_HAS_TCPU)
+		ev->tflags = (v & 0x80000 ? HZ_TF_DEFERRABLE : 0) |
+			     (v & 0x100000 ? HZ_TF_PINNED : 0) | (v & 0x200000 ? HZ_TF_IRQSAFE : 0);
+	else
+		ev->tflags =
+			(v & 0x100000 ? HZ_TF_DEFERRABLE : 0) | (v & 0x200000 ? HZ_TF_IRQSAFE : 0);
+	return NULL;
+}
+
+static const char *timer_start(const struct fields *f, struct hz_event *ev)
+{
+	const char *why;
+	uint64_t tcpu;
+
+	if ((why = need_id(f, K_TIMER, &ev->id)) || (why = need_func(f, ev)) ||
+	    (why = need_dec(f, K_EXPIRES, &ev->expires)) ||
+	    (why = opt_dec(f, K_BUCKET, &ev->bucket, &ev->has, HZ_HAS_BUCKET)))
+		return why;
+	if (has(f, K_TIMEOUT)) {
+		ev->has |= HZ_HAS_TIMEOUT;
+		if ((why = num_why(K_TIMEOUT,
+				   dec_s64(f->v[K_TIMEOUT], f->ve[K_TIMEOUT], &ev->timeout))))
+			return why;
+	}
+	if (has(f, K_CPU)) {
+		ev->has |= HZ_HAS_TCPU;
+		if ((why = num_why(K_CPU, dec_u64(f->v[K_CPU], f->ve[K_CPU], &tcpu))))
+			return why;
+		if (tcpu > HZ_CPU_MAX)
+			return keys[K_CPU].big;
+		ev->tcpu = (uint32_t)tcpu;
+	}
+	return has(f, K_FLAGS) ? parse_tflags(f, ev) : NULL;
+}
+
+static void mode_word(const char *w, size_t n, uint32_t *bits)
+{
+	if (n == 3 && !memcmp(w, "REL", 3))
+		*bits |= HZ_HM_REL;
+	else if (n == 6 && !memcmp(w, "PINNED", 6))
+		*bits |= HZ_HM_PINNED;
+	else if (n == 4 && !memcmp(w, "SOFT", 4))
+		*bits |= HZ_HM_SOFT;
+	else if (n == 4 && !memcmp(w, "HARD", 4))
+		*bits |= HZ_HM_HARD;
+}
+
+/* mode= names (ABS|PINNED|HARD) or, unnamed, enum hrtimer_mode's bits. */
+static const char *parse_mode(const struct fields *f, struct hz_event *ev)
+{
+	const char *s = f->v[K_MODE], *e = f->ve[K_MODE];
+	uint64_t v;
+
+	ev->has |= HZ_HAS_MODE;
+	if (s == e)
+		return keys[K_MODE].bad;
+	if (!is_digit(*s)) {
+		each_word(s, e, mode_word, &ev->hmode);
+		return NULL;
+	}
+	if (any_u64(s, e, &v) != NUM_OK || v > 0xf)
+		return keys[K_MODE].bad;
+	ev->hmode = (uint32_t)v;
+	return NULL;
+}
+
+static const char *hrtimer_start(const struct fields *f, struct hz_event *ev)
+{
+	const char *why;
+
+	if ((why = need_id(f, K_HRTIMER, &ev->id)) || (why = need_func(f, ev)) ||
+	    (why = need_dec(f, K_EXPIRES, &ev->expires)) ||
+	    (why = opt_dec(f, K_SOFTEXPIRES, &ev->softexpires, &ev->has, HZ_HAS_SOFT)))
+		return why;
+	return has(f, K_MODE) ? parse_mode(f, ev) : NULL;
+}
+
+/* success=1 today, success=yes on very old kernels. */
+static const char *tick_stop(const struct fields *f, struct hz_event *ev)
+{
+	const char *s, *e;
+	uint64_t v;
+
+	if (!has(f, K_SUCCESS))
+		return keys[K_SUCCESS].missing;
+	s = f->v[K_SUCCESS];
+	e = f->ve[K_SUCCESS];
+	if (e - s == 3 && !memcmp(s, "yes", 3))
+		ev->success = true;
+	else if (e - s == 2 && !memcmp(s, "no", 2))
+		ev->success = false;
+	else if (dec_u64(s, e, &v) == NUM_OK)
+		ev->success = v != 0;
+	else
+		return keys[K_SUCCESS].bad;
+	return NULL;
+}
+
+static const char *parse_fields(const char *p, const char *end, struct hz_event *ev)
+{
+	struct fields f;
+	const char *why;
+
+	split_fields(p, end, &f);
+	switch (ev->type) {
+	case HZ_EV_TIMER_START:
+		return timer_start(&f, ev);
+	case HZ_EV_TIMER_CANCEL:
+		return need_id(&f, K_TIMER, &ev->id);
+	case HZ_EV_TIMER_EXPIRE:
+		if ((why = need_id(&f, K_TIMER, &ev->id)) || (why = need_func(&f, ev)) ||
+		    (why = need_dec(&f, K_NOW, &ev->now)))
+			return why;
+		return opt_dec(&f, K_BASECLK, &ev->baseclk, &ev->has, HZ_HAS_BASECLK);
+	case HZ_EV_HRTIMER_START:
+		return hrtimer_start(&f, ev);
+	case HZ_EV_HRTIMER_CANCEL:
+		return need_id(&f, K_HRTIMER, &ev->id);
+	case HZ_EV_HRTIMER_EXPIRE:
+		if ((why = need_id(&f, K_HRTIMER, &ev->id)) || (why = need_func(&f, ev)))
+			return why;
+		return need_dec(&f, K_NOW, &ev->now);
+	default:
+		return tick_stop(&f, ev);
+	}
+}
+
+/* The whole line's reading; *ckind says which comment it was. */
+static enum hz_line_kind parse_line(const char *line, size_t len, struct hz_event *ev,
+				    const char **why, enum comment *ckind)
+{
+	const char *end = line + len;
+	struct cols c;
+	int type;
+
+	*why = NULL;
+	if (len && end[-1] == '\r')
+		end--;
+	*ckind = comment_kind(line, end);
+	if (*ckind != C_NONE)
+		return HZ_LINE_COMMENT;
+	if (!find_cols(line, end, &c) || (type = event_type(c.name, c.name_end)) < 0)
+		return HZ_LINE_UNKNOWN;
+	memset(ev, 0, sizeof(*ev));
+	ev->pid = -1;
+	ev->type = (uint8_t)type;
+	if ((*why = parse_context(&c, ev)) || (*why = parse_fields(c.fields, end, ev)))
+		return HZ_LINE_BAD;
+	return HZ_LINE_EVENT;
+}
+
+int hz_parse_line(const char *line, size_t len, struct hz_event *ev, enum hz_line_kind *kind,
+		  const char **why)
+{
+	enum comment ck;
+
+	*kind = parse_line(line, len, ev, why, &ck);
+	return *kind == HZ_LINE_EVENT ? 1 : *kind == HZ_LINE_BAD ? -1 : 0;
+}
+
+bool hz_is_tick_handler(const char *func)
+{
+	static const char *const names[] = {
+		"tick_sched_timer",	     /* to 6.6 */
+		"tick_nohz_highres_handler", /* 6.7, 6.8 */
+		"tick_nohz_handler",	     /* 6.9 on */
+	};
+	size_t n = strcspn(func, "+ ");
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && !memcmp(func, names[i], n))
+			return true;
+	return false;
+}
+
+/* ---- the reader ---- */
+
+struct hz_reader {
+	int fd;
+	pid_t dec, feeder;   /* the decompressor and what feeds it stdin, or 0 */
+	int dec_stderr;	     /* its stderr, read when it fails; -1 without one */
+	const char *dec_cmd; /* "xz" or "gzip" */
+	bool eof, failed, dec_failed;
+	bool full_read;	 /* the last read filled the buffer: the input is large */
+	size_t pos, len; /* unread bytes: buf[pos..len) */
+	size_t cap;
+	char *buf;
+	struct hz_reader_stats st;
+	char err[320];
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int fail(struct hz_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct hz_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+	r->failed = true;
+	return -1;
+}
+
+static ssize_t read_retry(int fd, void *buf, size_t n)
+{
+	ssize_t got;
+
+	do
+		got = read(fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	return got;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Which decompressor the first bytes (or else the name) ask for, or NULL. */
+static const char *decompressor(const unsigned char *b, size_t n, const char *path)
+{
+	static const unsigned char xz_magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
+
+	if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+		return "gzip";
+	if (n >= 6 && !memcmp(b, xz_magic, 6))
+		return "xz";
+	if (strcmp(path, "-") && has_suffix(path, ".gz"))
+		return "gzip";
+	if (strcmp(path, "-") && has_suffix(path, ".xz"))
+		return "xz";
+	return NULL;
+}
+
+/*
+ * A child that writes the peeked bytes, then copies fd, into a pipe: the
+ * decompressor's stdin when fd (a pipe) cannot be rewound. Returns the
+ * pipe's read end, or -1.
+ */
+static int start_feeder(struct hz_reader *r, int fd, size_t peeked)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	r->feeder = fork();
+	if (r->feeder < 0) {
+		r->feeder = 0;
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!r->feeder) {
+		char buf[65536];
+		ssize_t n;
+
+		signal(SIGPIPE, SIG_DFL);
+		close(p[0]);
+		if (write(p[1], r->buf, peeked) != (ssize_t)peeked)
+			_exit(1);
+		while ((n = read_retry(fd, buf, sizeof(buf))) > 0)
+			if (write(p[1], buf, (size_t)n) != n)
+				_exit(1);
+		_exit(n < 0);
+	}
+	close(p[1]);
+	return p[0];
+}
+
+/* cmd -dc with stdin in; its stdout becomes r->fd. */
+static int start_decompressor(struct hz_reader *r, int in, char *err, size_t errlen)
+{
+	char *argv[] = { (char *)r->dec_cmd, "-dc", NULL };
+	posix_spawn_file_actions_t fa;
+	int out[2], ep[2], rc;
+
+	if (pipe2(out, O_CLOEXEC)) {
+		set_err(err, errlen, "cannot run %s: %s", r->dec_cmd, strerror(errno));
+		return -1;
+	}
+	/* Its messages are few; never let a full stderr pipe block it. */
+	if (pipe2(ep, O_CLOEXEC | O_NONBLOCK))
+		ep[0] = ep[1] = -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in, 0);
+	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	if (ep[1] >= 0)
+		posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
+	rc = posix_spawnp(&r->dec, r->dec_cmd, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(out[1]);
+	if (ep[1] >= 0)
+		close(ep[1]);
+	if (rc) {
+		r->dec = 0;
+		close(out[0]);
+		if (ep[0] >= 0)
+			close(ep[0]);
+		set_err(err, errlen, "cannot run %s: %s; install %s", r->dec_cmd, strerror(rc),
+			strcmp(r->dec_cmd, "xz") ? "gzip" : "xz-utils");
+		return -1;
+	}
+	r->fd = out[0];
+	r->dec_stderr = ep[0];
+	return 0;
+}
+
+static void reap(pid_t *pid, int *status)
+{
+	int st = 0;
+
+	if (*pid <= 0)
+		return;
+	while (waitpid(*pid, &st, 0) < 0 && errno == EINTR)
+		;
+	*pid = 0;
+	if (status)
+		*status = st;
+}
+
+/* Hands the input, peeked bytes and all, to the decompressor. */
+static int pipe_through(struct hz_reader *r, const char *path, off_t start, size_t peeked,
+			char *err, size_t errlen)
+{
+	int in = r->fd, rc;
+
+	/* A file can be rewound; a pipe's first bytes must be fed again. */
+	if (start < 0 || lseek(in, start, SEEK_SET) != start) {
+		in = start_feeder(r, r->fd, peeked);
+		if (in < 0) {
+			set_err(err, errlen, "cannot read %s: %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	rc = start_decompressor(r, in, err, errlen);
+	if (in != r->fd)
+		close(in);
+	if (rc && r->feeder) {
+		kill(r->feeder, SIGTERM);
+		reap(&r->feeder, NULL);
+	}
+	return rc;
+}
+
+static int open_input(const char *path, char *err, size_t errlen)
+{
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+struct hz_reader *hz_open(const char *path, char *err, size_t errlen)
+{
+	struct hz_reader *r = calloc(1, sizeof(*r));
+	ssize_t n = 0;
+	off_t start;
+	int fd0;
+
+	if (!r || !(r->buf = malloc(HZ_BUF_MIN))) {
+		set_err(err, errlen, "out of memory");
+		free(r);
+		return NULL;
+	}
+	r->cap = HZ_BUF_MIN;
+	r->dec_stderr = -1;
+	fd0 = r->fd = open_input(path, err, errlen);
+	if (r->fd < 0)
+		goto out;
+	start = lseek(r->fd, 0, SEEK_CUR);
+	while (r->len < 6 && (n = read_retry(r->fd, r->buf + r->len, 6 - r->len)) > 0)
+		r->len += (size_t)n;
+	if (n < 0) {
+		set_err(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		goto out;
+	}
+	r->eof = !n;
+	r->dec_cmd = decompressor((const unsigned char *)r->buf, r->len, path);
+	if (!r->dec_cmd)
+		return r;
+	if (pipe_through(r, path, start, r->len, err, errlen))
+		goto out;
+	if (fd0 > 0)
+		close(fd0);
+	r->pos = r->len = 0;
+	r->eof = false;
+	return r;
+out:
+	if (fd0 > 0)
+		close(fd0);
+	free(r->buf);
+	free(r);
+	return NULL;
+}
+
+/* The decompressor's first line on stderr, for the message. */
+static void dec_message(struct hz_reader *r, char *msg, size_t size)
+{
+	ssize_t n = r->dec_stderr >= 0 ? read(r->dec_stderr, msg, size - 1) : -1;
+
+	msg[n > 0 ? n : 0] = '\0';
+	msg[strcspn(msg, "\n")] = '\0';
+}
+
+/* At the end of its output: did the decompressor succeed? */
+static int check_decompressor(struct hz_reader *r)
+{
+	char msg[200], what[48];
+	int st;
+
+	if (!r->dec)
+		return 0;
+	reap(&r->dec, &st);
+	reap(&r->feeder, NULL);
+	if (WIFEXITED(st) && !WEXITSTATUS(st))
+		return 0;
+	r->dec_failed = true;
+	if (WIFEXITED(st))
+		snprintf(what, sizeof(what), "exit status %d", WEXITSTATUS(st));
+	else
+		snprintf(what, sizeof(what), "killed by signal %d", WTERMSIG(st));
+	dec_message(r, msg, sizeof(msg));
+	return fail(r,
+		    "line %llu: %s -dc failed (%s)%s%s: the compressed input is corrupt or "
+		    "truncated",
+		    (unsigned long long)r->st.lines + 1, r->dec_cmd, what, *msg ? ": " : "", msg);
+}
+
+/*
+ * Doubles the buffer, up to HZ_BUF_SIZE, while reads fill it (fewer reads
+ * of a large input) or a line does not fit in it.
+ */
+static int grow(struct hz_reader *r)
+{
+	char *b;
+
+	if (r->cap >= HZ_BUF_SIZE || (!r->full_read && r->len < r->cap))
+		return 0;
+	b = realloc(r->buf, r->cap * 2);
+	if (!b)
+		return fail(r, "line %llu: out of memory", (unsigned long long)r->st.lines + 1);
+	r->buf = b;
+	r->cap *= 2;
+	return 0;
+}
+
+static int fill(struct hz_reader *r)
+{
+	size_t avail = r->len - r->pos;
+	ssize_t n;
+
+	if (r->pos) {
+		memmove(r->buf, r->buf + r->pos, avail);
+		r->pos = 0;
+		r->len = avail;
+	}
+	if (grow(r))
+		return -1;
+	n = read_retry(r->fd, r->buf + r->len, r->cap - r->len);
+	if (n < 0)
+		return fail(r, "line %llu: read error: %s", (unsigned long long)r->st.lines + 1,
+			    strerror(errno));
+	if (!n) {
+		r->eof = true;
+		return check_decompressor(r);
+	}
+	r->full_read = (size_t)n == r->cap - r->len;
+	r->len += (size_t)n;
+	return 0;
+}
+
+/* The next line: 1 (*nl: it had its newline), 0 at the end, -1 an error. */
+static int next_line(struct hz_reader *r, const char **line, size_t *len, bool *nl)
+{
+	size_t scanned = 0;
+
+	for (;;) {
+		const char *s = r->buf + r->pos;
+		size_t avail = r->len - r->pos;
+		const char *e = memchr(s + scanned, '\n', avail - scanned);
+
+		/* A longest line and its newline always fit: longer is refused, never split. */
+		if ((e ? (size_t)(e - s) : avail) > HZ_LINE_MAX)
+			return fail(r, "line %llu: %s", (unsigned long long)r->st.lines + 1,
+				    memchr(s, '\0', HZ_LINE_MAX)
+					    ? "binary data: not ftrace text"
+					    : "longer than 65536 bytes: not ftrace text");
+		if (e) {
+			*line = s;
+			*len = (size_t)(e - s);
+			*nl = true;
+			r->pos += *len + 1;
+			return 1;
+		}
+		if (r->eof) {
+			*line = s;
+			*len = avail;
+			*nl = false;
+			r->pos = r->len;
+			return avail ? 1 : 0;
+		}
+		scanned = avail;
+		if (fill(r))
+			return -1;
+	}
+}
+
+/* Control bytes other than tab and CR: not text. */
+static bool has_control(const char *s, size_t n)
+{
+	for (; n; s++, n--)
+		if (((unsigned char)*s < 0x20 && *s != '\t' && *s != '\r') || *s == 0x7f)
+			return true;
+	return false;
+}
+
+static void count_comment(struct hz_reader *r, enum comment ck)
+{
+	r->st.comments++;
+	if (ck == C_TRACER)
+		r->st.format = HZ_FMT_TRACE;
+	else if (ck == C_TRACE_CMD && r->st.format != HZ_FMT_TRACE)
+		r->st.format = HZ_FMT_TRACE_CMD;
+}
+
+static void count_event(struct hz_reader *r, const struct hz_event *ev)
+{
+	r->st.events++;
+	r->st.by_type[ev->type]++;
+	if (ev->cpu > r->st.max_cpu)
+		r->st.max_cpu = ev->cpu;
+	if (r->st.format == HZ_FMT_UNKNOWN)
+		r->st.format = HZ_FMT_TRACE_PIPE;
+}
+
+static int bad_event(struct hz_reader *r, const struct hz_event *ev, const char *why)
+{
+	unsigned long long n = (unsigned long long)r->st.lines;
+
+	if (why == why_cpu_range && ev->cpu != UINT32_MAX)
+		return fail(r, "line %llu: %s: cpu %u out of range 0..%u", n, ev_names[ev->type],
+			    ev->cpu, HZ_CPU_MAX);
+	return fail(r, "line %llu: %s: %s", n, ev_names[ev->type], why);
+}
+
+/* One line read: 1 an event, 0 skipped, -1 an error. */
+static int take_line(struct hz_reader *r, const char *line, size_t len, bool nl,
+		     struct hz_event *ev)
+{
+	const char *why;
+	enum comment ck;
+	enum hz_line_kind kind;
+
+	r->st.lines++;
+	if (memchr(line, '\0', len))
+		return fail(r, "line %llu: binary data: not ftrace text",
+			    (unsigned long long)r->st.lines);
+	kind = parse_line(line, len, ev, &why, &ck);
+	/* Only a whole event may lack its newline: anything else was cut. */
+	if (!nl && kind != HZ_LINE_EVENT)
+		return fail(r, "line %llu: truncated: the input ends in the middle of a line",
+			    (unsigned long long)r->st.lines);
+	if (kind == HZ_LINE_BAD)
+		return bad_event(r, ev, why);
+	if (kind == HZ_LINE_EVENT) {
+		count_event(r, ev);
+		return 1;
+	}
+	/* Checked here only: event lines keep any bytes a comm may hold. */
+	if (has_control(line, len))
+		return fail(r, "line %llu: binary data: not ftrace text",
+			    (unsigned long long)r->st.lines);
+	if (kind == HZ_LINE_COMMENT)
+		count_comment(r, ck);
+	else
+		r->st.unknown++;
+	return 0;
+}
+
+int hz_next(struct hz_reader *r, struct hz_event *ev)
+{
+	const char *line = NULL;
+	size_t len = 0;
+	bool nl = false;
+	int rc;
+
+	while (!r->failed) {
+		rc = next_line(r, &line, &len, &nl);
+		if (rc <= 0)
+			return rc;
+		rc = take_line(r, line, len, nl, ev);
+		if (rc)
+			return rc;
+	}
+	return -1;
+}
+
+const char *hz_error(const struct hz_reader *r)
+{
+	return r->err;
+}
+
+const struct hz_reader_stats *hz_stats(const struct hz_reader *r)
+{
+	return &r->st;
+}
+
+int hz_close(struct hz_reader *r)
+{
+	int failed;
+
+	if (!r)
+		return 0;
+	if (r->fd > 0)
+		close(r->fd);
+	/* Stopped before the end: the children are told to go, not judged. */
+	if (r->dec)
+		kill(r->dec, SIGTERM);
+	if (r->feeder)
+		kill(r->feeder, SIGTERM);
+	reap(&r->dec, NULL);
+	reap(&r->feeder, NULL);
+	if (r->dec_stderr >= 0)
+		close(r->dec_stderr);
+	failed = r->dec_failed;
+	free(r->buf);
+	free(r);
+	return failed;
+}
