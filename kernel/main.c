@@ -11,6 +11,7 @@
  *	init			run the init program in ring 3 once before the demonstration
  *	idletest=<s>		idle s seconds with one 1 Hz timer, count the wakeups, exit
  *	cputest=<s>		init, a busy thread that exits, s seconds idle, cpu times, exit
+ *	ticktest=<n>		the cost of the timer tick over n ticks of a busy CPU, exit
  *	noshell			power off after the demonstration
  *	nowrap			test hook: the self-test skips its wait for the jiffies wrap
  *	timeslice=<n>		round-robin slice in USER_HZ ticks (default 10)
@@ -24,9 +25,9 @@
  *
  * Every parameter is read at boot, whatever then runs, so that a bad value
  * gets its one line at once. Of the modes that end the boot (crash=, then
- * selftest, usertest, cputest, idletest) the first wins; init runs before
- * idletest but not before the others. One line says what the winner
- * overrides.
+ * selftest, usertest, cputest, ticktest, idletest) the first wins; init
+ * runs before idletest but not before the others. One line says what the
+ * winner overrides.
  */
 #include <asm/irq.h>
 #include <asm/pic.h>
@@ -167,7 +168,7 @@ static const struct {
 	bool ends_boot;
 } modes[] = {
 	{ "selftest", true }, { "usertest", true }, { "cputest", true },
-	{ "init", false },    { "idletest", true },
+	{ "ticktest", true }, { "init", false },    { "idletest", true },
 };
 
 /*
@@ -204,6 +205,7 @@ static void params_check(void)
 	flags_check();
 	idletest_setup(boot_cmdline);
 	cputest_setup(boot_cmdline);
+	ticktest_setup(boot_cmdline);
 	modes_check();
 }
 
@@ -217,6 +219,8 @@ static void init_thread(void *arg)
 		machine_exit(usertest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	if (cmdline_has("cputest"))
 		machine_exit(cputest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	if (cmdline_has("ticktest"))
+		machine_exit(ticktest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	if (cmdline_has("init")) {
 		int status;
 

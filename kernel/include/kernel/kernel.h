@@ -35,6 +35,16 @@ int usertest_run(void);
 int cputest_run(void);
 void cputest_setup(const char *cmdline);
 
+/*
+ * ticktest=<ticks>: the cost of the timer tick to a busy CPU under QEMU
+ * -icount (empty, with timers due, and as throughput lost by a loop), one
+ * "ticktest:" line per measurement (kernel/ticktest.c); returns 0 unless
+ * a tick went missing or the TSC does not count instructions (no
+ * -icount). ticktest_setup() reads the ticks, at boot.
+ */
+int ticktest_run(void);
+void ticktest_setup(const char *cmdline);
+
 /* Shared by the demo, the shell and the self-tests: TSC nanoseconds now. */
 u64 tsc_now_ns(void);
 
