@@ -57,6 +57,7 @@ struct options {
 	double busy_w;	    /* power of a running CPU */
 	double tick_ns;	    /* CPU time of a tick with nothing due */
 	double timer_ns;    /* CPU time per timer run from the tick */
+	double run_ns;	    /* CPU time once per tick that runs any timer */
 	const char *csv;
 	const char *plot;
 	bool quiet; /* machine-readable lines only */
@@ -72,6 +73,7 @@ enum rec_type { REC_START, REC_CANCEL, REC_EXPIRE, REC_HRIRQ, REC_MARK };
 #define RF_TICK	   (1U << 4) /* an event of the tick's own (its hrtimer, tick_stop) */
 #define RF_TICK_ON (1U << 5) /* idle after it, and the recorded tick kept running */
 #define RF_IDLE_TICK (1U << 6) /* the tick's expiry, on an idle CPU */
+#define RF_DEFER     (1U << 7) /* REC_START of a deferrable timer (flags=D) */
 struct rec {
 	u64 ts;	     /* trace clock, ns */
 	u64 id;	     /* timer */
@@ -120,6 +122,8 @@ struct result {
 	u64 interrupts; /* of the core's tick device */
 	u64 wakeups;	/* timer interrupts: the tick's and hrtimers', coalesced */
 	u64 fired, early, started;
+	u64 timer_ticks; /* ticks that ran timers */
+	u64 deferred;	 /* deferrable timers that waited for a tick */
 	struct hist late;
 	struct hist idle; /* idle interval lengths */
 	double busy_ns, idle_ns;

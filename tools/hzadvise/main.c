@@ -12,15 +12,12 @@
 
 #include "hzadvise.h"
 
-#if __has_include("tickcost.h")
 #include "tickcost.h"
-#endif
-#ifndef HZ_TICK_COST_EMPTY_INSNS
-#define HZ_TICK_COST_EMPTY_INSNS 1000
-#endif
-#ifndef HZ_TICK_COST_TIMER_INSNS
-#define HZ_TICK_COST_TIMER_INSNS 100
-#endif
+
+/* The measured costs at the documented rate (tickcost.h). */
+#define TICK_NS	 (HZ_TICK_COST_EMPTY_INSNS * HZ_TICK_COST_NS_PER_INSN)
+#define TIMER_NS (HZ_TICK_COST_TIMER_INSNS * HZ_TICK_COST_NS_PER_INSN)
+#define RUN_NS	 (HZ_TICK_COST_RUN_TIMERS_INSNS * HZ_TICK_COST_NS_PER_INSN)
 
 static const unsigned int default_hz[] = { 24, 100, 250, 300, 1000 };
 
@@ -31,18 +28,20 @@ static void usage(FILE *f)
 		"  --hz LIST            candidate HZ values, comma-separated (default "
 		"24,100,250,300,1000 and the recorded one)\n"
 		"  --max-late-us N      p99 lateness budget for the advice (default 10000)\n"
-		"  --wheel linux|dynhz  file timers as Linux's wheel does (default) or exactly\n"
+		"  --wheel dynhz|linux  run timers exactly as dynhz does (default), or as Linux files\n"
+		"                       them (its wheel, deferrable timers, its idle governor)\n"
 		"  --cstates SPEC       NAME:EXIT_US:RESIDENCY_US:WATTS,... shallowest first\n"
 		"                       (default C1:2:2:1.0,C6:85:200:0.3,C8:200:800:0.15,"
 		"C10:890:5000:0.05)\n"
 		"  --busy-w W           power of a running CPU (default 3.0)\n"
 		"  --tick-cost-ns N     CPU time of a tick with nothing due (default %d, measured)\n"
 		"  --timer-cost-ns N    CPU time per timer run by the tick (default %d, measured)\n"
+		"  --run-cost-ns N      CPU time once per tick that runs timers (default %d, measured)\n"
 		"  --csv FILE           every figure, per CPU and summed, as CSV\n"
 		"  --plot DIR           PNG and SVG figures (gnuplot) and their data in DIR\n"
 		"  -q, --quiet          only the source:/setting:/recommend: lines\n"
 		"  -v, --verbose        also the replay's own figures (speed, checks)\n",
-		HZ_TICK_COST_EMPTY_INSNS, HZ_TICK_COST_TIMER_INSNS);
+		TICK_NS, TIMER_NS, RUN_NS);
 }
 
 static int fail(const char *fmt, const char *a, const char *b)
@@ -108,6 +107,8 @@ static int option(struct options *o, const char *opt, const char *v)
 		return number(opt, v, 0, 1e9, &o->tick_ns) ? 2 : 0;
 	if (!strcmp(opt, "--timer-cost-ns"))
 		return number(opt, v, 0, 1e9, &o->timer_ns) ? 2 : 0;
+	if (!strcmp(opt, "--run-cost-ns"))
+		return number(opt, v, 0, 1e9, &o->run_ns) ? 2 : 0;
 	if (!strcmp(opt, "--csv")) {
 		o->csv = v;
 		return 0;
@@ -134,7 +135,7 @@ static int option(struct options *o, const char *opt, const char *v)
 static bool takes_value(const char *a)
 {
 	static const char *const with[] = { "--hz",	"--max-late-us", "--busy-w", "--tick-cost-ns",
-					    "--timer-cost-ns", "--csv",	 "--plot",   "--wheel",
+					    "--timer-cost-ns", "--run-cost-ns", "--csv",	 "--plot",   "--wheel",
 					    "--cstates",	NULL };
 
 	for (unsigned int i = 0; with[i]; i++)
@@ -246,9 +247,10 @@ static double now_s(void)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .max_late_us = 10000, .wheel_linux = true,
-			     .tick_ns = HZ_TICK_COST_EMPTY_INSNS,
-			     .timer_ns = HZ_TICK_COST_TIMER_INSNS };
+	struct options o = { .max_late_us = 10000, .wheel_linux = false,
+			     .tick_ns = TICK_NS,
+			     .timer_ns = TIMER_NS,
+			     .run_ns = RUN_NS };
 	unsigned int hz[66], n;
 	bool nohz[66];
 	struct result res[66], *cpu[66];

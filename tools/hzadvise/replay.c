@@ -8,8 +8,9 @@
  * and the grid of the recorded HZ falls on the recorded machine's own
  * jiffy boundaries.
  *
- * Time: simulated ns 0 is a boundary of the recorded grid just before the
- * first event; an event at trace time t happens at t - mono_offset - M0.
+ * Time: simulated ns are CLOCK_MONOTONIC's, from boot: an event at trace
+ * time t happens at t - mono_offset; the core boots at 0 and leaps to the
+ * trace's first tick.
  * Between two events the CPU is busy if both were logged by a task (not
  * the idle task) less than 1.5 recorded ticks apart (a busy CPU's tick
  * logs an event every tick), idle otherwise; busy, the core's tick runs;
@@ -25,6 +26,12 @@
  * the timer's next start. hrtimers are not the tick's business: each
  * recorded hrtimer expiry (the tick's own excepted) is an interrupt at
  * its recorded time, whatever H.
+ *
+ * As Linux would, with nohz: a deferrable timer (flags=D) never wakes an
+ * idle CPU; it waits, outside the core's wheel, for the first interrupt of
+ * the tick at or after its bucket's jiffy. And the idle loop keeps the
+ * tick running where the recorded CPU kept it, or where Linux's idle
+ * governor would (it expects to sleep less than a tick).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +54,8 @@ struct inst {
 	u64 id;
 	bool pre;     /* pending before the trace: no lateness to measure */
 	bool mapped;  /* still the timer's current start */
+	size_t hidx;  /* 1 + its place in the deferred heap, 0 if not there */
+	u64 due;      /* deferred: the start of its jiffy, simulated ns */
 	struct inst *prev, *next;
 	struct ctx *ctx;
 };
@@ -64,8 +73,66 @@ struct ctx {
 	u64 idle_from;
 	bool any_wake;
 	u64 last_wake;
-	u64 m0;
+	struct inst **heap; /* deferred timers, soonest first */
+	size_t nheap, capheap;
+	u64 last_run; /* the last tick that ran timers */
+	bool any_run;
 };
+
+static void heap_swap(struct ctx *c, size_t a, size_t b)
+{
+	struct inst *t = c->heap[a];
+
+	c->heap[a] = c->heap[b];
+	c->heap[b] = t;
+	c->heap[a]->hidx = a + 1;
+	c->heap[b]->hidx = b + 1;
+}
+
+static void heap_fix(struct ctx *c, size_t i)
+{
+	while (i && c->heap[(i - 1) / 2]->due > c->heap[i]->due) {
+		heap_swap(c, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l < c->nheap && c->heap[l]->due < c->heap[m]->due)
+			m = l;
+		if (l + 1 < c->nheap && c->heap[l + 1]->due < c->heap[m]->due)
+			m = l + 1;
+		if (m == i)
+			return;
+		heap_swap(c, i, m);
+		i = m;
+	}
+}
+
+static void heap_push(struct ctx *c, struct inst *in)
+{
+	if (c->nheap == c->capheap) {
+		c->capheap = c->capheap ? 2 * c->capheap : 64;
+		c->heap = realloc(c->heap, c->capheap * sizeof(*c->heap));
+		if (!c->heap)
+			abort();
+	}
+	c->heap[c->nheap] = in;
+	in->hidx = ++c->nheap;
+	heap_fix(c, c->nheap - 1);
+}
+
+static void heap_remove(struct ctx *c, struct inst *in)
+{
+	size_t i = in->hidx - 1;
+
+	in->hidx = 0;
+	if (i != --c->nheap) {
+		c->heap[i] = c->heap[c->nheap];
+		c->heap[i]->hidx = i + 1;
+		heap_fix(c, i);
+	}
+}
 
 static void close_idle(struct ctx *c, u64 until)
 {
@@ -102,15 +169,6 @@ static void wake(struct ctx *c, u64 x)
 		close_idle(c, x);
 }
 
-static void on_irq(u64 cycles, void *arg)
-{
-	struct ctx *c = arg;
-
-	cycles *= NS_PER_CYC;
-	if (cycles >= c->win_lo && cycles <= c->win_hi)
-		c->r->interrupts++;
-	wake(c, cycles);
-}
 
 static void unlink_inst(struct ctx *c, struct inst *in)
 {
@@ -122,15 +180,17 @@ static void unlink_inst(struct ctx *c, struct inst *in)
 		in->next->prev = in->prev;
 	if (in->mapped)
 		map_del(&c->live, in->id);
+	if (in->hidx)
+		heap_remove(c, in);
 	free(in);
 }
 
-static void fire(struct timer_list *t)
+static void finish(struct ctx *c, struct inst *in, u64 now)
 {
-	struct inst *in = from_timer(in, t, t);
-	struct ctx *c = in->ctx;
-	u64 now = dynhz_host_cycles() * NS_PER_CYC;
-
+	if (!c->any_run || c->last_run != now)
+		c->r->timer_ticks++;
+	c->any_run = true;
+	c->last_run = now;
 	c->r->fired++;
 	if (!in->pre) {
 		if (now < in->treq)
@@ -139,6 +199,32 @@ static void fire(struct timer_list *t)
 			hist_add(&c->r->late, now - in->treq, 1);
 	}
 	unlink_inst(c, in);
+}
+
+static void fire(struct timer_list *t)
+{
+	struct inst *in = from_timer(in, t, t);
+
+	finish(in->ctx, in, dynhz_host_cycles() * NS_PER_CYC);
+}
+
+/* An interrupt of the tick: the deferred timers due run with it. */
+static void on_irq(u64 cycles, void *arg)
+{
+	struct ctx *c = arg;
+
+	cycles *= NS_PER_CYC;
+	if (cycles >= c->win_lo && cycles <= c->win_hi)
+		c->r->interrupts++;
+	wake(c, cycles);
+	while (c->nheap && c->heap[0]->due <= cycles) {
+		struct inst *in = c->heap[0];
+
+		heap_remove(c, in);
+		if (cycles > in->due)
+			c->r->deferred++;
+		finish(c, in, cycles);
+	}
 }
 
 /* Time passes to simulated ns t, busy or idle as decided at the last local event. */
@@ -181,7 +267,7 @@ static unsigned long jiffy_at(u64 t)
 
 static void start(struct ctx *c, const struct rec *r)
 {
-	s64 want = source_jiffy_mono(c->s, r->expires) - (s64)c->m0;
+	s64 want = source_jiffy_mono(c->s, r->expires);
 	u64 treq = want > (s64)c->now ? (u64)want : c->now;
 	unsigned long exp = jiffy_at(treq);
 	uint64_t *v = map_get(&c->live, r->id);
@@ -207,7 +293,18 @@ static void start(struct ctx *c, const struct rec *r)
 	}
 	in->treq = treq;
 	in->pre = r->flags & RF_PRE;
-	mod_timer(&in->t, exp);
+	if (in->hidx)
+		heap_remove(c, in);
+	if (c->o->wheel_linux && c->r->nohz && (r->flags & RF_DEFER)) {
+		struct dz_tick_period p = dynhz_host_period(c->r->hz);
+
+		del_timer(&in->t);
+		in->due = (u64)(exp - (unsigned long)(jiffies_64 - dz_tick_count())) * p.num *
+			  NS_PER_CYC;
+		heap_push(c, in);
+	} else {
+		mod_timer(&in->t, exp);
+	}
 	if (!in->pre)
 		c->r->started++;
 }
@@ -237,7 +334,7 @@ static void expired(struct ctx *c, const struct rec *r)
 
 static u64 sim_time(const struct ctx *c, u64 ts)
 {
-	s64 t = (s64)(ts - c->s->mono_offset) - (s64)c->m0;
+	s64 t = (s64)(ts - c->s->mono_offset);
 
 	return t > 0 ? (u64)t : 0;
 }
@@ -288,6 +385,22 @@ static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 	c->r->events++;
 }
 
+/*
+ * To a tick before the trace begins, at once (nothing is pending): as on
+ * Linux and in the dynhz kernel, every HZ's jiffies start at boot, so
+ * timers due on whole seconds, say, fall on jiffy boundaries of the HZ
+ * that divide them, here as there.
+ */
+static void fast_forward(struct ctx *c)
+{
+	struct dz_tick_period p = dynhz_host_period(c->r->hz);
+	u64 period_ns = p.num * NS_PER_CYC, n = c->win_lo / period_ns;
+
+	if (n > 1)
+		dynhz_host_advance_ticks(n - 1);
+	c->now = dynhz_host_cycles() * NS_PER_CYC;
+}
+
 static void boot(const struct ctx *c)
 {
 	char cmd[64];
@@ -303,16 +416,14 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 		struct result *r)
 {
 	struct ctx c = { .s = s, .o = o, .r = r, .idle = true };
-	s64 first = (s64)(s->first_ts - s->mono_offset) - (s64)s->phase;
 	struct rec buf[READ_RECS];
 	size_t n;
 
-	/* Simulated 0: the recorded boundary a tick before the first event. */
-	c.m0 = s->phase + (u64)((first > 0 ? first / (s64)s->tick_nsec : 0) - 1) * s->tick_nsec;
 	c.win_lo = sim_time(&c, s->first_ts);
 	c.win_hi = sim_time(&c, s->last_ts);
 	map_init(&c.live);
 	boot(&c);
+	fast_forward(&c);
 	dynhz_host_set_irq_hook(on_irq, &c);
 	for (size_t i = 0; i < s->npre; i++)
 		if (s->pre_cpu[i] == cpu)
@@ -340,13 +451,15 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 	if (c.idle)
 		close_idle(&c, c.win_hi);
 	dynhz_host_set_irq_hook(NULL, NULL);
-	r->tick_cpu_ns = (double)r->interrupts * o->tick_ns + (double)r->fired * o->timer_ns;
+	r->tick_cpu_ns = (double)r->interrupts * o->tick_ns + (double)r->fired * o->timer_ns +
+			 (double)r->timer_ticks * o->run_ns;
 	r->energy_j += o->busy_w * (r->busy_ns + r->tick_cpu_ns) / 1e9;
 	while (c.all) {
 		del_timer(&c.all->t);
 		unlink_inst(&c, c.all);
 	}
 	map_free(&c.live);
+	free(c.heap);
 }
 
 void result_init(struct result *r, unsigned int hz, bool nohz)
@@ -371,6 +484,8 @@ void result_add(struct result *sum, const struct result *cpu)
 	sum->fired += cpu->fired;
 	sum->early += cpu->early;
 	sum->started += cpu->started;
+	sum->timer_ticks += cpu->timer_ticks;
+	sum->deferred += cpu->deferred;
 	hist_merge(&sum->late, &cpu->late);
 	hist_merge(&sum->idle, &cpu->idle);
 	sum->busy_ns += cpu->busy_ns;

@@ -273,6 +273,8 @@ static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, s
 		}
 		r->type = REC_START;
 		r->expires = e->expires;
+		if (e->tflags & HZ_TF_DEFERRABLE)
+			r->flags |= RF_DEFER;
 		route(p, c, owner, r);
 		break;
 	case HZ_EV_TIMER_CANCEL:
