@@ -430,16 +430,18 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 			start(&c, &s->pre[i]);
 	if (s->spool[cpu]) {
 		size_t have = 0, at = 0;
+		bool eof = false;
 
 		rewind(s->spool[cpu]);
 		/* A window of records: each sees up to LOOKAHEAD_RECS after it. */
 		for (;;) {
-			if (have - at < LOOKAHEAD_RECS) {
+			if (!eof && have - at < LOOKAHEAD_RECS) {
 				memmove(buf, buf + at, (have - at) * sizeof(buf[0]));
 				have -= at;
 				at = 0;
 				n = fread(buf + have, sizeof(buf[0]), READ_RECS - have, s->spool[cpu]);
 				have += n;
+				eof = n == 0;
 			}
 			if (at == have)
 				break;

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "hzadvise.h"
@@ -35,6 +36,29 @@ static double energy_rel(const struct result *res, unsigned int i, int recorded)
 	return base > 0 ? res[i].energy_j / base : 0;
 }
 
+/*
+ * Less energy wins; equal energy (to 0.1 %) goes to fewer wakeups (by
+ * more than 1 % and 2 wakeups), then to the lower HZ: the tick that costs
+ * least where nothing else tells them apart.
+ */
+static bool fewer(u64 a, u64 b)
+{
+	return a + 2 < b && (double)a < (double)b * 0.99;
+}
+
+static bool better(const struct result *a, const struct result *b)
+{
+	if (a->energy_j < b->energy_j * 0.999)
+		return true;
+	if (a->energy_j > b->energy_j * 1.001)
+		return false;
+	if (fewer(a->wakeups, b->wakeups))
+		return true;
+	if (fewer(b->wakeups, a->wakeups))
+		return false;
+	return a->hz < b->hz || (a->hz == b->hz && a->nohz && !b->nohz);
+}
+
 void advise(const struct options *o, const struct result *res, unsigned int n, int recorded,
 	    struct advice *a)
 {
@@ -44,10 +68,7 @@ void advise(const struct options *o, const struct result *res, unsigned int n, i
 		if (late_us(&res[i], 0.99) > o->max_late_us)
 			continue;
 		fits++;
-		/* Equal energy (to 0.1 %): the fewer wakeups. */
-		if (pick < 0 || res[i].energy_j < res[pick].energy_j * 0.999 ||
-		    (res[i].energy_j <= res[pick].energy_j * 1.001 &&
-		     res[i].wakeups < res[pick].wakeups))
+		if (pick < 0 || better(&res[i], &res[pick]))
 			pick = (int)i;
 	}
 	if (pick >= 0) {

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Synthetic timer traces for the advisor's tests, as trace_pipe prints
+ * them, of a one-CPU tickless machine at HZ=1000 whose jiffies began at
+ * boot (Linux's INITIAL_JIFFIES, 2^32 - 300 s of jiffies):
+ *
+ *   synth idle     two timers (1 s and 2.3 s) re-armed as they fire, the CPU idle
+ *   synth sleeps   a task sleeping 1 ms (schedule_timeout(1)) over and over
+ *   synth aligned  20 timers all due on the same jiffies: each whole second
+ *                  of CLOCK_MONOTONIC (a jiffy boundary of HZ 100, 250, 1000)
+ *   synth spread   20 timers due once a second, each at its own millisecond
+ *
+ * Each expiry is logged as Linux does: the tick's hrtimer fires at the
+ * jiffy, then timer_cancel and timer_expire_entry in the softirq. The
+ * last line is "# expiries N": how many jiffies timers fired.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HZ	 1000ULL
+#define TICK	 1000000ULL /* ns */
+#define T0	 (100ULL * 1000000000ULL)
+#define OFFSET	 1000ULL /* trace clock - CLOCK_MONOTONIC */
+#define INITIAL	 (4294967296ULL - 300ULL * HZ)
+#define NTIMERS	 20
+
+static uint64_t expiries;
+
+static uint64_t jiffy_at(uint64_t ns)
+{
+	return INITIAL + ns / TICK;
+}
+
+static void line(uint64_t ns, int pid, const char *ctx, const char *ev)
+{
+	uint64_t ts = ns + OFFSET;
+
+	printf("%16s-%-7d [000] %s %5llu.%06llu: %s\n", pid ? "task" : "<idle>", pid, ctx,
+	       (unsigned long long)(ts / 1000000000ULL),
+	       (unsigned long long)(ts % 1000000000ULL / 1000), ev);
+}
+
+static void start(uint64_t ns, int pid, unsigned int id, uint64_t expires)
+{
+	char ev[256];
+	uint64_t now = jiffy_at(ns);
+
+	snprintf(ev, sizeof(ev),
+		 "timer_start: timer=%016x function=process_timeout expires=%llu [timeout=%lld] "
+		 "cpu=0 idx=0 flags=",
+		 0x1000 + id, (unsigned long long)expires, (long long)(expires - now));
+	line(ns, pid, pid ? "d..1." : "d.s1.", ev);
+}
+
+/* The tick at jiffy j's start, then the timer's expiry in the softirq. */
+static void tick(uint64_t j, int pid)
+{
+	uint64_t ns = (j - INITIAL) * TICK + 5000;
+	char ev[256];
+
+	snprintf(ev, sizeof(ev),
+		 "hrtimer_expire_entry: hrtimer=000000000000beef function=tick_nohz_handler "
+		 "now=%llu",
+		 (unsigned long long)(ns - 4000));
+	line(ns, pid, "d.h1.", ev);
+}
+
+static void expire(uint64_t j, int pid, unsigned int id)
+{
+	uint64_t ns = (j - INITIAL) * TICK + 9000;
+	char ev[256];
+
+	snprintf(ev, sizeof(ev), "timer_cancel: timer=%016x", 0x1000 + id);
+	line(ns, pid, "d.s2.", ev);
+	snprintf(ev, sizeof(ev),
+		 "timer_expire_entry: timer=%016x function=process_timeout now=%llu baseclk=%llu",
+		 0x1000 + id, (unsigned long long)j, (unsigned long long)j);
+	line(ns, pid, "..s1.", ev);
+	expiries++;
+}
+
+static void header(void)
+{
+	printf("# hzadvise record: synthetic config_hz=1000 tick=nohz_idle cpus=1\n");
+	line(T0, 0, "d..1.", "tick_stop: success=1 dependency=NONE");
+}
+
+static void idle(void)
+{
+	uint64_t period[2] = { 1000, 2300 }, next[2];
+
+	header();
+	for (unsigned int i = 0; i < 2; i++) {
+		next[i] = jiffy_at(T0) + period[i];
+		start(T0 + 10000 + i * 1000, 0, i, next[i]);
+	}
+	for (uint64_t j = jiffy_at(T0) + 1; j < jiffy_at(T0 + 60000000000ULL); j++) {
+		bool ticked = false;
+
+		for (unsigned int i = 0; i < 2; i++) {
+			if (next[i] != j)
+				continue;
+			if (!ticked)
+				tick(j, 0);
+			ticked = true;
+			expire(j, 0, i);
+			next[i] = j + period[i];
+			start((j - INITIAL) * TICK + 12000, 0, i, next[i]);
+		}
+	}
+}
+
+/* schedule_timeout(1): due at the next jiffy; the task runs 50 us after each wakeup. */
+static void sleeps(void)
+{
+	uint64_t ns = T0 + 300000;
+
+	header();
+	while (ns < T0 + 20000000000ULL) {
+		uint64_t j = jiffy_at(ns) + 1;
+
+		start(ns, 100, 0, j);
+		tick(j, 0);
+		expire(j, 0, 0);
+		ns = (j - INITIAL) * TICK + 50000 + (ns * 7919 % 200000);
+	}
+}
+
+static void seconds(bool aligned)
+{
+	/* The jiffy that begins at the next whole second of CLOCK_MONOTONIC. */
+	uint64_t first = jiffy_at(T0 + 1000000000ULL);
+
+	header();
+	for (unsigned int i = 0; i < NTIMERS; i++)
+		start(T0 + 10000 + i * 1000, 0, i, first + (aligned ? 0 : 37 * i + 11));
+	for (uint64_t s = first; s < first + 60 * HZ; s += HZ) {
+		for (unsigned int i = 0; i < NTIMERS; i++) {
+			uint64_t j = s + (aligned ? 0 : 37 * i + 11);
+
+			/* aligned: one tick runs them all */
+			if (!aligned || i == 0)
+				tick(j, 0);
+			expire(j, 0, i);
+			start((j - INITIAL) * TICK + 12000 + i * 100, 0, i, j + HZ);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(what, "idle"))
+		idle();
+	else if (!strcmp(what, "sleeps"))
+		sleeps();
+	else if (!strcmp(what, "aligned"))
+		seconds(true);
+	else if (!strcmp(what, "spread"))
+		seconds(false);
+	else {
+		fprintf(stderr, "usage: synth idle|sleeps|aligned|spread\n");
+		return 2;
+	}
+	printf("# expiries %llu\n", (unsigned long long)expiries);
+	return 0;
+}
