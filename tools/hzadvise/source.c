@@ -56,6 +56,7 @@ struct pass {
 	u64 first_pair_t, first_pair_j, last_pair_t, last_pair_j;
 	u64 min_tick_step; /* smallest step between two programmed tick expiries */
 	u64 first_tick_expires;
+	u64 tick_gcd; /* of the tick's programmed expiries: TICK_NSEC, or a multiple */
 	bool any_tick_start;
 	u64 off_tick, off_any; /* min(trace clock - now) */
 	bool have_off_tick, have_off_any;
@@ -210,6 +211,17 @@ static void observe_hrtimer_expiry(struct pass *p, struct cpu1 *k, const struct 
 	}
 }
 
+static u64 gcd(u64 a, u64 b)
+{
+	while (b) {
+		u64 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 static void observe_tick(struct pass *p, struct cpu1 *k, const struct hz_event *e)
 {
 	if (e->type == HZ_EV_HRTIMER_EXPIRE) {
@@ -228,6 +240,7 @@ static void observe_tick(struct pass *p, struct cpu1 *k, const struct hz_event *
 			p->min_tick_step = e->expires - k->last_tick_start;
 		k->last_tick_start = e->expires;
 		k->any_tick_start = true;
+		p->tick_gcd = gcd(p->tick_gcd, e->expires);
 	}
 }
 
@@ -350,17 +363,33 @@ static void on_event(struct pass *p, const struct hz_event *e)
 	emit_local(p, c, &r);
 }
 
-/* HZ from jiffies against time; else from the tick's own spacing. */
+/*
+ * HZ from jiffies against time, over 0.2 s or more. A shorter trace
+ * gives a rough rate, made exact by the tick's hrtimer, which Linux
+ * programs on multiples of TICK_NSEC: their greatest common divisor is
+ * TICK_NSEC times a whole number, the one the rough rate says.
+ */
 static void infer_hz(struct pass *p, const struct options *o)
 {
 	struct source *s = p->s;
 	u64 dt = p->last_pair_t - p->first_pair_t, dj = p->last_pair_j - p->first_pair_j;
-	double hz = 0;
+	double rough = p->have_first_pair && dt && dj >= 2 ? (double)dj * 1e9 / (double)dt : 0;
+	u64 g = p->tick_gcd;
+	double hz;
 
 	(void)o;
-	if (p->have_first_pair && dt >= 200000000ULL && dj >= 10) {
-		hz = (double)dj * 1e9 / (double)dt;
+	if (rough && dt >= 200000000ULL && dj >= 10) {
+		hz = rough;
 		s->hz_how = "jiffies against timestamps";
+	} else if (g >= 50000 && (rough || g <= 1000000000ULL / 19)) {
+		double k = rough ? (double)g * rough / 1e9 : 1;
+
+		k = k < 1 ? 1 : (double)(u64)(k + 0.5);
+		hz = 1e9 * k / (double)g;
+		s->hz_how = "the tick's grid";
+	} else if (rough) {
+		hz = rough;
+		s->hz_how = "jiffies against timestamps, over a short span";
 	} else if (p->min_tick_step) {
 		hz = 1e9 / (double)p->min_tick_step;
 		s->hz_how = "the tick's period";
