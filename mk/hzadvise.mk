@@ -10,7 +10,7 @@ hzadvise: $(HZA_BIN)
 $(HZA_BIN): $(HZA_SRC) $(wildcard tools/hzadvise/*.h) build/host/libdynhz.a
 	@mkdir -p $(dir $@)
 	$(CC) $(HZA_CFLAGS) $(HZA_SRC) build/host/libdynhz.a $(SANF) -o $@
-ifneq ($(B),build/host)
+ifneq ($(VB),build/host)
 build/host/libdynhz.a: FORCE_HZA
 	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= M32= USER_HZ= lib
 FORCE_HZA:

@@ -81,7 +81,11 @@ static int parse_hz(const char *v, struct options *o)
 
 		if (o->nhz == 31)
 			return fail("--hz: more than 31 values", "", "");
-		if (number("--hz", tok, 19, 10000, &d) || d != (unsigned int)d)
+		char *end;
+
+		errno = 0;
+		d = strtod(tok, &end);
+		if (*end || errno || !(d >= 19 && d <= 10000) || d != (unsigned int)d)
 			return fail("--hz: each value a whole number from 19 to 10000 (got \"%s\")",
 				    tok, "");
 		o->hz[o->nhz++] = (unsigned int)d;

@@ -516,8 +516,10 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 	memset(s, 0, sizeof(*s));
 	hist_init(&s->late);
 	r = hz_open(path, err, errlen);
-	if (!r)
+	if (!r) {
+		hist_free(&s->late);
 		return -1;
+	}
 	map_init(&p.owner);
 	map_init(&p.expires);
 	hist_init(&p.late_j);
@@ -556,6 +558,7 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 		}
 		free(p.pre);
 		free(p.pre_cpu);
+		hist_free(&s->late);
 	}
 	free(p.cpu);
 	return rc;

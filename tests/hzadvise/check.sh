@@ -1,0 +1,259 @@
+#!/bin/bash
+# The HZ advisor (tools/hzadvise/), built under ASan + UBSan, judged against
+# references it does not compute itself:
+#  - the real traces of tests/data/traces/: the HZ their first line says the
+#    recording machine had; their event lines counted by grep; their
+#    jiffies timers' lateness and their wakeups computed here with awk from
+#    the raw lines; replayed "as Linux would" at the recorded setting, the
+#    tool must come within 10 % of what the trace shows;
+#  - the exact wheel: no timer early, none more than one tick late;
+#  - synthetic loads (tests/hzadvise/synth.c) where the advice must flip;
+#  - bad input and bad options: one line, exit status 2, no crash.
+cd "$(dirname "$0")/../.." || exit 1
+source scripts/lib.sh
+
+out=build/hzadvise-check
+mkdir -p "$out"
+CC=${CC:-gcc}
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+bin=$out/hzadvise
+
+build() {
+	make --no-print-directory SAN=1 lib >"$out/build.log" 2>&1 &&
+		$CC -std=gnu11 -Wall -Wextra -Werror -O1 -g $SAN -Iinclude tools/hzadvise/*.c \
+			"$(make --no-print-directory SAN=1 print-builddir)/libdynhz.a" -o "$bin" \
+			>>"$out/build.log" 2>&1 &&
+		$CC -std=gnu11 -Wall -Wextra -Werror -O2 tests/hzadvise/synth.c -o "$out/synth" \
+			>>"$out/build.log" 2>&1 &&
+		make --no-print-directory hzadvise >>"$out/build.log" 2>&1
+}
+if ! build; then
+	tail -20 "$out/build.log" >&2
+	record fail "hzadvise: builds (ASan+UBSan, -Werror)"
+	exit 0
+fi
+record pass "hzadvise: builds (ASan+UBSan, -Werror)"
+[ -x build/tools/hzadvise ] && report "hzadvise: plain make builds build/tools/hzadvise" ||
+	report "hzadvise: plain make builds build/tools/hzadvise" "no build/tools/hzadvise"
+
+# field NAME LINE: the value of NAME= on a source:/setting: line.
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+# within A B PCT: |A - B| <= PCT % of B.
+within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= p / 100 * (b < 0 ? -b : b)) }'; }
+
+# Lateness of the trace's jiffies timers, from the raw lines: now= of each
+# expiry less the expires= of the start before it, in ticks of the given
+# HZ, printed as "p50_us p99_us" (the q-quantile is the smallest value
+# with at least q of them at or below it, as the tool reads its own).
+observed_lateness() { # file hz
+	xz -dc "$1" | awk '
+	/ timer_start: / { t = $0; sub(/.*timer=/, "", t); sub(/ .*/, "", t)
+		e = $0; sub(/.* expires=/, "", e); sub(/ .*/, "", e); ex[t] = e }
+	/ timer_expire_entry: / { t = $0; sub(/.*timer=/, "", t); sub(/ .*/, "", t)
+		if (!(t in ex)) next
+		n = $0; sub(/.* now=/, "", n); sub(/ .*/, "", n)
+		l = n - ex[t]; if (l < 0) l = 0; print l; delete ex[t] }' | sort -n |
+		awk -v hz="$2" '{ v[++k] = $1 }
+		END { i50 = int(k * 0.5 + 0.999999); i99 = int(k * 0.99 + 0.999999)
+			printf "%d %d\n", v[i50] * 1e6 / hz, v[i99] * 1e6 / hz }'
+}
+
+# Wakeups from the raw lines: runs of hrtimer expiries on one CPU closer
+# than 30 us are one interrupt.
+observed_wakeups() { # file
+	xz -dc "$1" | awk '/ hrtimer_expire_entry: / {
+		c = $0; sub(/^[^[]*\[/, "", c); sub(/\].*/, "", c)
+		ts = $0; sub(/: hrtimer_expire_entry.*/, "", ts); sub(/.* /, "", ts)
+		t = ts * 1e6; if (!(c in last) || t - last[c] > 30) n++; last[c] = t }
+		END { print n }'
+}
+
+for f in tests/data/traces/*.txt.xz; do
+	name=$(basename "$f" .txt.xz)
+	log=$out/$name.log
+	"$bin" -v --wheel linux "$f" >"$log.linux" 2>"$log.linux.err"
+	rc_linux=$?
+	"$bin" "$f" >"$log" 2>"$log.err"
+	rc=$?
+	src=$(grep '^source:' "$log")
+	hz=$(field hz "$src")
+	mode=$(field mode "$src")
+	span=$(field span_s "$src")
+	want_hz=$(xz -dc "$f" | head -1 | sed -n 's/.*config_hz=\([0-9]*\).*/\1/p')
+
+	p=()
+	[ $rc -eq 0 ] && [ $rc_linux -eq 0 ] || p+=("exit status $rc / $rc_linux: $(head -2 "$log.err" "$log.linux.err")")
+	[ "$hz" = "$want_hz" ] || p+=("inferred hz=$hz, the recording machine had $want_hz")
+	report "hzadvise: $name: HZ inferred = the recorder's ($want_hz)" "${p[@]}"
+
+	events=$(xz -dc "$f" | grep -cE ': (timer_start|timer_cancel|timer_expire_entry|hrtimer_start|hrtimer_cancel|hrtimer_expire_entry|tick_stop): ')
+	[ "$(field events "$src")" = "$events" ] && [ "$(field unknown "$src")" = 0 ] &&
+		report "hzadvise: $name: events=$events as grep counts, unknown=0" ||
+		report "hzadvise: $name: events=$events as grep counts, unknown=0" "$src"
+
+	# The mode: tickless where the trace shows tick_stop; periodic only
+	# where no CPU's tick ever skipped a jiffy (2.5 ticks between expiries).
+	stops=$(xz -dc "$f" | grep -c 'tick_stop: success=1')
+	maxgap=$(xz -dc "$f" | awk '/ hrtimer_expire_entry: .*function=tick_/ {
+		c = $0; sub(/^[^[]*\[/, "", c); sub(/\].*/, "", c)
+		ts = $0; sub(/: hrtimer_expire_entry.*/, "", ts); sub(/.* /, "", ts)
+		if (c in last && ts - last[c] > m) m = ts - last[c]; last[c] = ts }
+		END { printf "%d\n", m * 1e6 }')
+	if [ "$stops" -gt 0 ]; then want_mode=nohz; else
+		[ "$maxgap" -le $((2500000 / want_hz)) ] && want_mode=periodic || want_mode=nohz
+	fi
+	[ "$mode" = "$want_mode" ] && report "hzadvise: $name: mode=$want_mode (tick_stop: $stops, longest tick gap $maxgap us)" ||
+		report "hzadvise: $name: mode=$want_mode (tick_stop: $stops, longest tick gap $maxgap us)" "tool says $mode"
+
+	# As Linux would, at the recorded setting: the trace's own wakeups.
+	lsrc=$(grep '^source:' "$log.linux")
+	rec=$(grep "^setting: hz=$hz mode=$mode " "$log.linux")
+	obs=$(observed_wakeups "$f")
+	obs_s=$(awk -v n="$obs" -v s="$span" 'BEGIN { printf "%.1f", n / s }')
+	got=$(field wakeups_per_s "$rec")
+	p=()
+	within "$(field wakeups_per_s "$lsrc")" "$obs_s" 1 || p+=("source says $(field wakeups_per_s "$lsrc")/s, awk counts $obs_s/s")
+	within "$got" "$obs_s" 10 || p+=("replay $got/s against $obs_s/s observed")
+	report "hzadvise: $name: replay at hz=$hz $mode within 10 % of the observed $obs_s wakeups/s ($got)" "${p[@]}"
+
+	# ... and the observed lateness: p50 within 10 %, p99 within a factor 1.5.
+	read -r o50 o99 < <(observed_lateness "$f" "$hz")
+	g50=$(field late_p50_us "$rec")
+	g99=$(field late_p99_us "$rec")
+	p=()
+	within "$g50" "$o50" 10 || p+=("p50 $g50 us, observed $o50 us")
+	awk -v g="$g99" -v o="$o99" 'BEGIN { exit !(g <= 1.5 * o && o <= 1.5 * g) }' ||
+		p+=("p99 $g99 us, observed $o99 us")
+	report "hzadvise: $name: replay lateness p50 $g50/$o50 us, p99 $g99/$o99 us (replay/observed)" "${p[@]}"
+
+	# Linux's wheel, as the replay files timers, is the kernel's own.
+	m=$(sed -n 's/.*bucket_expiry= matched \([0-9]*\) of \([0-9]*\);.*/\1 \2/p' "$log.linux.err")
+	read -r matched checked <<<"$m"
+	[ -n "$checked" ] && [ "$checked" -gt 0 ] && [ $((matched * 1000)) -ge $((checked * 995)) ] &&
+		report "hzadvise: $name: Linux's bucket_expiry= as wheel.c computes it ($matched of $checked)" ||
+		report "hzadvise: $name: Linux's bucket_expiry= as wheel.c computes it ($matched of $checked)" "$m"
+
+	# dynhz's exact wheel: never early, at most one tick late, every setting.
+	p=()
+	grep -q 'ran early' "$log.err" && p+=("$(grep 'ran early' "$log.err" | head -1)")
+	while read -r line; do
+		h=$(field hz "$line")
+		max=$(field late_max_us "$line")
+		[ "$max" -le $((1000000 / h + 1)) ] || p+=("hz=$h: late_max_us=$max > one tick")
+	done < <(grep '^setting:' "$log")
+	[ "$(grep -c '^setting:' "$log")" -eq 10 ] || p+=("not 10 settings")
+	report "hzadvise: $name: exact wheel: never early, at most one tick late" "${p[@]}"
+
+	line=$(grep '^recommend:' "$log")
+	[[ $line =~ ^recommend:\ hz=[0-9]+\ mode=(periodic|nohz)\ reason=\".+\"$ ]] &&
+		report "hzadvise: $name: ${line%% reason=*}" || report "hzadvise: $name: recommends" "${line:-none}"
+	echo "$name: ${line}" >>"$out/recommendations.txt"
+done
+
+# The idle trace: a periodic 1000 Hz tick costs energy, tickless idle at the
+# recorded HZ is the reference (1.0000).
+log=$out/idle.log
+r1000=$(field energy_rel "$(grep '^setting: hz=1000 mode=periodic ' "$log")")
+r250=$(field energy_rel "$(grep '^setting: hz=250 mode=nohz ' "$log")")
+awk -v a="$r1000" -v b="$r250" 'BEGIN { exit !(a > 1.2 && b == 1) }' &&
+	report "hzadvise: idle: periodic 1000 Hz costs energy ($r1000 of tickless 250)" ||
+	report "hzadvise: idle: periodic 1000 Hz costs energy ($r1000 of tickless 250)" "$r1000 / $r250"
+
+# Where the advice must flip.
+flips=(
+	"idle|--max-late-us 10000|mode=nohz"
+	"idle|--max-late-us 50000|hz=24 mode=nohz"
+	"sleeps|--max-late-us 10000|hz=250 mode=nohz"
+	"sleeps|--max-late-us 1500|hz=1000 mode=nohz"
+	"aligned|--max-late-us 100|hz=24 mode=nohz"
+	"spread|--max-late-us 100|hz=1000 mode=nohz"
+)
+for fl in "${flips[@]}"; do
+	IFS='|' read -r load opt want <<<"$fl"
+	[ -f "$out/$load.txt" ] || "$out/synth" "$load" >"$out/$load.txt"
+	# shellcheck disable=SC2086
+	line=$("$bin" -q $opt "$out/$load.txt" 2>&1 | grep '^recommend:')
+	[[ $line == "recommend: "*"$want"* ]] && report "hzadvise: synthetic $load, $opt: $want" ||
+		report "hzadvise: synthetic $load, $opt: $want" "got: $line"
+done
+# The synthetic idle load: 1000 Hz inferred, its wakeups as synth made them.
+src=$("$bin" -q "$out/idle.txt" | grep '^source:')
+ticks=$(grep -c 'function=tick_nohz_handler' "$out/idle.txt")
+awk -v w="$(field wakeups_per_s "$src")" -v s="$(field span_s "$src")" -v n="$ticks" \
+	'BEGIN { d = w * s - n; exit !(d < 0.1 * s + 1 && d > -0.1 * s - 1) }' &&
+	[ "$(field hz "$src")" = 1000 ] && report "hzadvise: synthetic idle: hz=1000, $ticks wakeups" ||
+	report "hzadvise: synthetic idle: hz=1000, $ticks wakeups" "$src"
+# The older formats: the HZ tests/data/README.md gives for each.
+for sf in v4_14_trace:1000 v6_6_trace_cmd:250 v6_8_pipe:300; do
+	src=$("$bin" -q "tests/data/traces/synthetic/${sf%%:*}.txt" 2>&1 | grep '^source:')
+	[ "$(field hz "$src")" = "${sf##*:}" ] && report "hzadvise: ${sf%%:*}: hz=${sf##*:}" ||
+		report "hzadvise: ${sf%%:*}: hz=${sf##*:}" "${src:-no source line}"
+done
+
+# The same trace read as .xz, .gz, plain and from stdin: the same lines.
+xz -dc tests/data/traces/net.txt.xz >"$out/net.txt"
+gzip -c "$out/net.txt" >"$out/net.txt.gz"
+"$bin" -q "$out/net.txt" >"$out/net.plain"
+"$bin" -q "$out/net.txt.gz" >"$out/net.gz.out"
+"$bin" -q - <"$out/net.txt" >"$out/net.stdin"
+p=()
+cmp -s "$out/net.plain" "$out/net.gz.out" || p+=(".gz differs")
+cmp -s "$out/net.plain" "$out/net.stdin" || p+=("stdin differs")
+"$bin" -q tests/data/traces/net.txt.xz | cmp -s - "$out/net.plain" || p+=(".xz differs")
+report "hzadvise: .xz, .gz, plain and stdin give the same lines" "${p[@]}"
+
+# --csv: a header, one row per setting and CPU and one summed; the summed
+# rows say what the setting: lines say.
+"$bin" -q --csv "$out/net.csv" "$out/net.txt" >"$out/net.csv.out"
+p=()
+rows=$(($(wc -l <"$out/net.csv") - 1))
+[ "$rows" -eq 30 ] || p+=("$rows rows, want 10 settings x (2 CPUs + all)")
+while IFS=, read -r h m c w _; do
+	[ "$c" = all ] || continue
+	want=$(field wakeups_per_s "$(grep "^setting: hz=$h mode=$m " "$out/net.csv.out")")
+	within "$w" "$want" 0.1 || p+=("hz=$h $m: csv $w, line $want")
+done <"$out/net.csv"
+report "hzadvise: --csv rows match the setting: lines" "${p[@]}"
+
+# --plot: PNG and SVG of the three figures.
+rm -rf "$out/plot"
+p=()
+"$bin" -q --plot "$out/plot" "$out/net.txt" >/dev/null 2>"$out/plot.err" || p+=("$(cat "$out/plot.err")")
+for fig in wakeups lateness residency; do
+	head -c 4 "$out/plot/$fig.png" 2>/dev/null | grep -q PNG || p+=("$fig.png is not a PNG")
+	grep -q '<svg' "$out/plot/$fig.svg" 2>/dev/null || p+=("$fig.svg is not an SVG")
+done
+report "hzadvise: --plot writes PNG and SVG figures" "${p[@]}"
+
+# Bad input: one line on stderr naming the problem, exit status 2, no crash
+# (ASan would abort with another status).
+: >"$out/empty.txt"
+printf 'garbage\n\0\1\2binary\n' >"$out/binary.txt"
+{ xz -dc tests/data/traces/net.txt.xz | head -100; printf '  task-1 [000] d..1.  7065.971389: timer_start: timer=00'; } >"$out/truncated.txt"
+head -c 20000 tests/data/traces/net.txt.xz >"$out/truncated.txt.xz"
+bad=(
+	"empty input|$out/empty.txt|no timer events"
+	"binary input|$out/binary.txt|line 2"
+	"truncated line|$out/truncated.txt|truncated"
+	"truncated .xz|$out/truncated.txt.xz|xz"
+	"no such file|$out/nonexistent.txt|No such file"
+	"--hz 5|--hz 5 $out/net.txt|--hz"
+	"--hz abc|--hz abc $out/net.txt|--hz"
+	"--wheel foo|--wheel foo $out/net.txt|--wheel"
+	"--cstates C1:1|--cstates C1:1 $out/net.txt|--cstates"
+	"--max-late-us -1|--max-late-us -1 $out/net.txt|--max-late-us"
+	"--bogus|--bogus $out/net.txt|unknown option"
+	"two traces|$out/net.txt $out/net.txt|one trace"
+	"no trace||usage"
+)
+for b in "${bad[@]}"; do
+	IFS='|' read -r what args want <<<"$b"
+	# shellcheck disable=SC2086
+	"$bin" -q $args >"$out/bad.out" 2>"$out/bad.err"
+	rc=$?
+	p=()
+	[ $rc -eq 2 ] || p+=("exit status $rc")
+	grep -q -- "$want" "$out/bad.err" || p+=("stderr lacks \"$want\": $(head -2 "$out/bad.err")")
+	[ "$what" = "no trace" ] || [ "$(wc -l <"$out/bad.err")" -eq 1 ] || p+=("not one line: $(head -3 "$out/bad.err")")
+	report "hzadvise: $what: one line, exit 2" "${p[@]}"
+done
