@@ -160,7 +160,7 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 int write_csv(const char *path, const struct source *s, struct result *const *cpu,
 	      const struct result *res, unsigned int n, int recorded, char *err, size_t errlen);
 int write_plots(const char *dir, const struct options *o, const struct result *res, unsigned int n,
-		char *err, size_t errlen);
+		double span_s, char *err, size_t errlen);
 
 #define NSEC_PER_SEC_D 1e9
 

@@ -307,7 +307,8 @@ int main(int argc, char **argv)
 	rc = 0;
 	if (o.csv && write_csv(o.csv, &s, cpu, res, n, recorded, err, sizeof(err)))
 		rc = fail("%s", err, "");
-	if (o.plot && write_plots(o.plot, &o, res, n, err, sizeof(err)))
+	if (o.plot && write_plots(o.plot, &o, res, n,
+					(double)(s.last_ts - s.first_ts) / 1e9 + 1e-9, err, sizeof(err)))
 		rc = fail("%s", err, "");
 	for (unsigned int i = 0; i < n; i++) {
 		for (unsigned int c = 0; c < s.ncpu; c++)

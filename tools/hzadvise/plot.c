@@ -25,15 +25,15 @@ static FILE *open_in(const char *dir, const char *name, char *err, size_t errlen
 	return f;
 }
 
-static void wakeups_dat(FILE *f, const struct result *res, unsigned int n, bool nohz)
+static void wakeups_dat(FILE *f, const struct result *res, unsigned int n, bool nohz, double span)
 {
 	for (unsigned int i = 0; i < n; i++)
 		if (res[i].nohz == nohz)
-			fprintf(f, "%u %llu\n", res[i].hz, (unsigned long long)res[i].wakeups);
+			fprintf(f, "%u %.3f\n", res[i].hz, (double)res[i].wakeups / span);
 	fprintf(f, "\n\n");
 }
 
-/* One block per setting: lateness (us), cumulative share. */
+/* One block per setting: lateness + 1 (us, so that 0 shows on a log scale), cumulative share. */
 static void cdf_dat(FILE *f, const struct result *res, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
@@ -45,11 +45,11 @@ static void cdf_dat(FILE *f, const struct result *res, unsigned int n)
 			if (!h->count[b])
 				continue;
 			seen += h->count[b];
-			fprintf(f, "%.3f %.6f\n", (double)hist_bucket_low(b) / 1e3,
+			fprintf(f, "%.3f %.6f\n", (double)hist_bucket_low(b) / 1e3 + 1,
 				(double)seen / (double)h->n);
 		}
 		if (!h->n)
-			fprintf(f, "0 1\n");
+			fprintf(f, "1 1\n");
 		fprintf(f, "\n\n");
 	}
 }
@@ -74,21 +74,22 @@ static void script(FILE *f, const struct options *o, const struct result *res, u
 {
 	fprintf(f, "# gnuplot -e \"fmt='png'\" plot.gp (or svg)\n"
 		   "if (!exists('fmt')) fmt = 'png'\n"
-		   "set terminal fmt size 900,560\n"
+		   "eval('set terminal '.fmt.' size 900,560')\n"
 		   "set grid\nset key outside right\n"
 		   "set output 'wakeups.'.fmt\n"
 		   "set title 'Timer wakeups per second against HZ'\n"
-		   "set xlabel 'HZ'\nset ylabel 'wakeups (whole trace)'\nset logscale x\n"
+		   "set xlabel 'HZ'\nset ylabel 'wakeups/s, all CPUs'\nset logscale x\n"
 		   "plot 'wakeups.dat' index 0 with linespoints title 'periodic', "
 		   "'' index 1 with linespoints title 'tickless idle'\n"
 		   "unset logscale x\n"
 		   "set output 'lateness.'.fmt\n"
 		   "set title 'Lateness of jiffies timers (CDF)'\n"
-		   "set xlabel 'late (us)'\nset ylabel 'share of timers'\nset logscale x\n"
+		   "set xlabel 'late + 1 (us)'\nset ylabel 'share of timers'\nset logscale x\n"
 		   "set yrange [0:1.02]\nplot ");
 	for (unsigned int i = 0; i < n; i++)
-		fprintf(f, "%s'lateness.dat' index %u with steps title 'hz=%u %s'", i ? ", " : "", i,
-			res[i].hz, res[i].nohz ? "nohz" : "periodic");
+		fprintf(f, "%s'lateness.dat' index %u with steps lc %u dt %u title 'hz=%u %s'",
+			i ? ", " : "", i, 1 + i % (n / 2 ? n / 2 : 1), res[i].nohz ? 1 : 2, res[i].hz,
+			res[i].nohz ? "nohz" : "periodic");
 	fprintf(f, "\nunset logscale x\nset yrange [0:100]\n"
 		   "set output 'residency.'.fmt\n"
 		   "set title 'Idle time in intervals long enough for each C-state'\n"
@@ -101,7 +102,7 @@ static void script(FILE *f, const struct options *o, const struct result *res, u
 }
 
 int write_plots(const char *dir, const struct options *o, const struct result *res, unsigned int n,
-		char *err, size_t errlen)
+		double span, char *err, size_t errlen)
 {
 	char cmd[8192];
 	FILE *f;
@@ -112,8 +113,8 @@ int write_plots(const char *dir, const struct options *o, const struct result *r
 	}
 	if (!(f = open_in(dir, "wakeups.dat", err, errlen)))
 		return -1;
-	wakeups_dat(f, res, n, false);
-	wakeups_dat(f, res, n, true);
+	wakeups_dat(f, res, n, false, span);
+	wakeups_dat(f, res, n, true, span);
 	fclose(f);
 	if (!(f = open_in(dir, "lateness.dat", err, errlen)))
 		return -1;
