@@ -203,10 +203,17 @@ reader_loop | "${filter[@]}" >>"$out" &
 reader=$!
 echo 1 >"$T/tracing_on"
 echo "record.sh: recording into $out$([ "$secs" -gt 0 ] && echo " for $secs s"), Ctrl-C to stop" >&2
+# Waiting in `wait`, not in a foreground sleep: bash runs a trap only
+# when its foreground command ends, and `kill PID` (TERM to this script
+# alone, not to its process group as Ctrl-C is) must stop it at once.
 if [ "$secs" -gt 0 ]; then
-	sleep "$secs"
+	sleep "$secs" &
+	wait $!
 else
-	while :; do sleep 3600; done
+	while :; do
+		sleep 3600 &
+		wait $!
+	done
 fi
 restore
 lines=$(($(wc -l <"$out") - 1))
