@@ -20,12 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HZ	 1000ULL
-#define TICK	 1000000ULL /* ns */
-#define T0	 (100ULL * 1000000000ULL)
-#define OFFSET	 1000ULL /* trace clock - CLOCK_MONOTONIC */
-#define INITIAL	 (4294967296ULL - 300ULL * HZ)
-#define NTIMERS	 20
+#define HZ	1000ULL
+#define TICK	1000000ULL /* ns */
+#define T0	(100ULL * 1000000000ULL)
+#define OFFSET	1000ULL /* trace clock - CLOCK_MONOTONIC */
+#define INITIAL (4294967296ULL - 300ULL * HZ)
+#define NTIMERS 20
 
 static uint64_t expiries;
 

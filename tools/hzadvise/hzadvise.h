@@ -54,10 +54,10 @@ struct options {
 	bool wheel_linux; /* --wheel linux (default) or dynhz */
 	struct cstate cs[MAX_CSTATES];
 	unsigned int ncs;
-	double busy_w;	    /* power of a running CPU */
-	double tick_ns;	    /* CPU time of a tick with nothing due */
-	double timer_ns;    /* CPU time per timer run from the tick */
-	double run_ns;	    /* CPU time once per tick that runs any timer */
+	double busy_w;	 /* power of a running CPU */
+	double tick_ns;	 /* CPU time of a tick with nothing due */
+	double timer_ns; /* CPU time per timer run from the tick */
+	double run_ns;	 /* CPU time once per tick that runs any timer */
 	const char *csv;
 	const char *plot;
 	bool quiet; /* machine-readable lines only */
@@ -66,12 +66,12 @@ struct options {
 
 /* Per CPU replay inputs, written by the first pass. */
 enum rec_type { REC_START, REC_CANCEL, REC_EXPIRE, REC_HRIRQ, REC_MARK };
-#define RF_LOCAL   (1U << 0) /* logged on this CPU (else a start from another CPU) */
-#define RF_BUSY	   (1U << 1) /* a task, not the idle task, was running */
-#define RF_BUSY_ON (1U << 2) /* busy, and so is this CPU's next local event */
-#define RF_PRE	   (1U << 3) /* REC_START made up for a timer pending before the trace */
-#define RF_TICK	   (1U << 4) /* an event of the tick's own (its hrtimer, tick_stop) */
-#define RF_TICK_ON (1U << 5) /* idle after it, and the recorded tick kept running */
+#define RF_LOCAL     (1U << 0) /* logged on this CPU (else a start from another CPU) */
+#define RF_BUSY	     (1U << 1) /* a task, not the idle task, was running */
+#define RF_BUSY_ON   (1U << 2) /* busy, and so is this CPU's next local event */
+#define RF_PRE	     (1U << 3) /* REC_START made up for a timer pending before the trace */
+#define RF_TICK	     (1U << 4) /* an event of the tick's own (its hrtimer, tick_stop) */
+#define RF_TICK_ON   (1U << 5) /* idle after it, and the recorded tick kept running */
 #define RF_IDLE_TICK (1U << 6) /* the tick's expiry, on an idle CPU */
 #define RF_DEFER     (1U << 7) /* REC_START of a deferrable timer (flags=D) */
 struct rec {
@@ -85,26 +85,26 @@ struct rec {
 
 /* What the trace shows, and where its events went. */
 struct source {
-	unsigned int hz;   /* inferred */
+	unsigned int hz;    /* inferred */
 	const char *hz_how; /* how it was inferred */
-	bool nohz;	   /* inferred */
+	bool nohz;	    /* inferred */
 	const char *mode_how;
-	u64 tick_nsec;	   /* the recorded tick: Linux's TICK_NSEC at hz */
+	u64 tick_nsec; /* the recorded tick: Linux's TICK_NSEC at hz */
 	u64 events, unknown, lines;
 	u64 first_ts, last_ts;
 	unsigned int ncpu;
-	u64 *cpu_wakeups;  /* observed, per CPU */
+	u64 *cpu_wakeups; /* observed, per CPU */
 	u64 wakeups;
-	u64 *cpu_events;   /* spooled records per CPU */
+	u64 *cpu_events; /* spooled records per CPU */
 	FILE **spool;
-	struct hist late;  /* observed lateness of jiffies timers, ns */
-	u64 fired;	   /* observed timer_expire_entry of started timers */
-	u64 mono_offset;   /* trace clock - CLOCK_MONOTONIC */
-	u64 phase;	   /* the jiffy grid in CLOCK_MONOTONIC: boundaries at phase + k·tick_nsec */
-	s64 jiffy_at_k0;   /* jiffies at the boundary k = 0 */
+	struct hist late; /* observed lateness of jiffies timers, ns */
+	u64 fired;	  /* observed timer_expire_entry of started timers */
+	u64 mono_offset;  /* trace clock - CLOCK_MONOTONIC */
+	u64 phase;	 /* the jiffy grid in CLOCK_MONOTONIC: boundaries at phase + k·tick_nsec */
+	s64 jiffy_at_k0; /* jiffies at the boundary k = 0 */
 	u64 bucket_checked, bucket_matched; /* timer_start bucket_expiry= against wheel.c */
 	u64 tick_stops, tick_expiries;
-	struct rec *pre;	/* timers that fired with no start in the trace: pending before it */
+	struct rec *pre; /* timers that fired with no start in the trace: pending before it */
 	unsigned int *pre_cpu;
 	size_t npre;
 };

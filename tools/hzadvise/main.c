@@ -28,15 +28,18 @@ static void usage(FILE *f)
 		"  --hz LIST            candidate HZ values, comma-separated (default "
 		"24,100,250,300,1000 and the recorded one)\n"
 		"  --max-late-us N      p99 lateness budget for the advice (default 10000)\n"
-		"  --wheel dynhz|linux  run timers exactly as dynhz does (default), or as Linux files\n"
+		"  --wheel dynhz|linux  run timers exactly as dynhz does (default), or as Linux "
+		"files\n"
 		"                       them (its wheel, deferrable timers, its idle governor)\n"
 		"  --cstates SPEC       NAME:EXIT_US:RESIDENCY_US:WATTS,... shallowest first\n"
 		"                       (default C1:2:2:1.0,C6:85:200:0.3,C8:200:800:0.15,"
 		"C10:890:5000:0.05)\n"
 		"  --busy-w W           power of a running CPU (default 3.0)\n"
-		"  --tick-cost-ns N     CPU time of a tick with nothing due (default %d, measured)\n"
+		"  --tick-cost-ns N     CPU time of a tick with nothing due (default %d, "
+		"measured)\n"
 		"  --timer-cost-ns N    CPU time per timer run by the tick (default %d, measured)\n"
-		"  --run-cost-ns N      CPU time once per tick that runs timers (default %d, measured)\n"
+		"  --run-cost-ns N      CPU time once per tick that runs timers (default %d, "
+		"measured)\n"
 		"  --csv FILE           every figure, per CPU and summed, as CSV\n"
 		"  --plot DIR           PNG and SVG figures (gnuplot) and their data in DIR\n"
 		"  -q, --quiet          only the source:/setting:/recommend: lines\n"
@@ -138,9 +141,17 @@ static int option(struct options *o, const char *opt, const char *v)
 
 static bool takes_value(const char *a)
 {
-	static const char *const with[] = { "--hz",	"--max-late-us", "--busy-w", "--tick-cost-ns",
-					    "--timer-cost-ns", "--run-cost-ns", "--csv",	 "--plot",   "--wheel",
-					    "--cstates",	NULL };
+	static const char *const with[] = { "--hz",
+					    "--max-late-us",
+					    "--busy-w",
+					    "--tick-cost-ns",
+					    "--timer-cost-ns",
+					    "--run-cost-ns",
+					    "--csv",
+					    "--plot",
+					    "--wheel",
+					    "--cstates",
+					    NULL };
 
 	for (unsigned int i = 0; with[i]; i++)
 		if (!strcmp(a, with[i]))
@@ -202,8 +213,8 @@ static int parse_args(int argc, char **argv, struct options *o, const char **pat
 }
 
 /* Every candidate HZ × {periodic, nohz}, the recorded setting among them. */
-static unsigned int settings(const struct options *o, const struct source *s,
-			     unsigned int *hz, bool *nohz, int *recorded)
+static unsigned int settings(const struct options *o, const struct source *s, unsigned int *hz,
+			     bool *nohz, int *recorded)
 {
 	unsigned int list[33], nl = 0, n = 0;
 	const unsigned int *from = o->hz_given ? o->hz : default_hz;
@@ -251,7 +262,8 @@ static double now_s(void)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .max_late_us = 10000, .wheel_linux = false,
+	struct options o = { .max_late_us = 10000,
+			     .wheel_linux = false,
 			     .tick_ns = TICK_NS,
 			     .timer_ns = TIMER_NS,
 			     .run_ns = RUN_NS };
@@ -272,8 +284,9 @@ int main(int argc, char **argv)
 	if (source_read(path, &o, &s, err, sizeof(err)))
 		return fail("%s", err, "");
 	if (o.verbose)
-		fprintf(stderr, "hzadvise: read %llu lines in %.2f s; bucket_expiry= matched %llu of "
-				"%llu; %zu timers pending before the trace\n",
+		fprintf(stderr,
+			"hzadvise: read %llu lines in %.2f s; bucket_expiry= matched %llu of "
+			"%llu; %zu timers pending before the trace\n",
 			(unsigned long long)s.lines, now_s() - t0,
 			(unsigned long long)s.bucket_matched, (unsigned long long)s.bucket_checked,
 			s.npre);
@@ -298,8 +311,9 @@ int main(int argc, char **argv)
 
 		for (unsigned int i = 0; i < n; i++)
 			ev += (double)res[i].events;
-		fprintf(stderr, "hzadvise: replayed %.0f events (%u settings) in %.3f s: %.2f M "
-				"events/s\n",
+		fprintf(stderr,
+			"hzadvise: replayed %.0f events (%u settings) in %.3f s: %.2f M "
+			"events/s\n",
 			ev, n, dt, dt > 0 ? ev / dt / 1e6 : 0);
 	}
 	advise(&o, res, n, recorded, &a);
@@ -307,8 +321,8 @@ int main(int argc, char **argv)
 	rc = 0;
 	if (o.csv && write_csv(o.csv, &s, cpu, res, n, recorded, err, sizeof(err)))
 		rc = fail("%s", err, "");
-	if (o.plot && write_plots(o.plot, &o, res, n,
-					(double)(s.last_ts - s.first_ts) / 1e9 + 1e-9, err, sizeof(err)))
+	if (o.plot && write_plots(o.plot, &o, res, n, (double)(s.last_ts - s.first_ts) / 1e9 + 1e-9,
+				  err, sizeof(err)))
 		rc = fail("%s", err, "");
 	for (unsigned int i = 0; i < n; i++) {
 		for (unsigned int c = 0; c < s.ncpu; c++)

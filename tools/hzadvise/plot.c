@@ -88,8 +88,8 @@ static void script(FILE *f, const struct options *o, const struct result *res, u
 		   "set yrange [0:1.02]\nplot ");
 	for (unsigned int i = 0; i < n; i++)
 		fprintf(f, "%s'lateness.dat' index %u with steps lc %u dt %u title 'hz=%u %s'",
-			i ? ", " : "", i, 1 + i % (n / 2 ? n / 2 : 1), res[i].nohz ? 1 : 2, res[i].hz,
-			res[i].nohz ? "nohz" : "periodic");
+			i ? ", " : "", i, 1 + i % (n / 2 ? n / 2 : 1), res[i].nohz ? 1 : 2,
+			res[i].hz, res[i].nohz ? "nohz" : "periodic");
 	fprintf(f, "\nunset logscale x\nset yrange [0:100]\n"
 		   "set output 'residency.'.fmt\n"
 		   "set title 'Idle time in intervals long enough for each C-state'\n"

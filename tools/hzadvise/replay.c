@@ -42,20 +42,20 @@
 #include "hzadvise.h"
 #include "map.h"
 
-#define WAKE_NS 30000ULL /* interrupts this close are one wakeup (as source.c) */
-#define READ_RECS 8192
+#define WAKE_NS	       30000ULL /* interrupts this close are one wakeup (as source.c) */
+#define READ_RECS      8192
 #define LOOKAHEAD_RECS 1024
-#define SIM_HZ	  100000000U /* the simulated clock */
-#define NS_PER_CYC (1000000000U / SIM_HZ)
+#define SIM_HZ	       100000000U /* the simulated clock */
+#define NS_PER_CYC     (1000000000U / SIM_HZ)
 
 struct inst {
 	struct timer_list t;
 	u64 treq; /* requested, simulated ns */
 	u64 id;
-	bool pre;     /* pending before the trace: no lateness to measure */
-	bool mapped;  /* still the timer's current start */
-	size_t hidx;  /* 1 + its place in the deferred heap, 0 if not there */
-	u64 due;      /* deferred: the start of its jiffy, simulated ns */
+	bool pre;    /* pending before the trace: no lateness to measure */
+	bool mapped; /* still the timer's current start */
+	size_t hidx; /* 1 + its place in the deferred heap, 0 if not there */
+	u64 due;     /* deferred: the start of its jiffy, simulated ns */
 	struct inst *prev, *next;
 	struct ctx *ctx;
 };
@@ -168,7 +168,6 @@ static void wake(struct ctx *c, u64 x)
 	if (c->idle)
 		close_idle(c, x);
 }
-
 
 static void unlink_inst(struct ctx *c, struct inst *in)
 {
@@ -412,8 +411,7 @@ static void boot(const struct ctx *c)
 		fprintf(stderr, "hzadvise: %s: %s\n", cmd, dynhz_host_last_line());
 }
 
-void replay_cpu(const struct source *s, unsigned int cpu, const struct options *o,
-		struct result *r)
+void replay_cpu(const struct source *s, unsigned int cpu, const struct options *o, struct result *r)
 {
 	struct ctx c = { .s = s, .o = o, .r = r, .idle = true };
 	struct rec buf[READ_RECS];
@@ -439,7 +437,8 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 				memmove(buf, buf + at, (have - at) * sizeof(buf[0]));
 				have -= at;
 				at = 0;
-				n = fread(buf + have, sizeof(buf[0]), READ_RECS - have, s->spool[cpu]);
+				n = fread(buf + have, sizeof(buf[0]), READ_RECS - have,
+					  s->spool[cpu]);
 				have += n;
 				eof = n == 0;
 			}

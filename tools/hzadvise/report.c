@@ -75,8 +75,10 @@ void advise(const struct options *o, const struct result *res, unsigned int n, i
 	if (pick >= 0) {
 		snprintf(a->reason, sizeof(a->reason),
 			 "hz=%u %s has the lowest estimated energy (%.3f of the recorded setting) "
-			 "of the %d settings whose p99 lateness is within %.0f us (its p99: %.0f us)",
-			 res[pick].hz, res[pick].nohz ? "with tickless idle" : "with a periodic tick",
+			 "of the %d settings whose p99 lateness is within %.0f us (its p99: %.0f "
+			 "us)",
+			 res[pick].hz,
+			 res[pick].nohz ? "with tickless idle" : "with a periodic tick",
 			 energy_rel(res, (unsigned int)pick, recorded), fits, o->max_late_us,
 			 late_us(&res[pick], 0.99));
 		a->pick = pick;
@@ -95,8 +97,7 @@ void advise(const struct options *o, const struct result *res, unsigned int n, i
 }
 
 static void table(FILE *f, const struct options *o, const struct source *s,
-		  struct result *const *cpu, const struct result *res, unsigned int n,
-		  int recorded)
+		  struct result *const *cpu, const struct result *res, unsigned int n, int recorded)
 {
 	double span = span_s(s);
 
@@ -113,7 +114,8 @@ static void table(FILE *f, const struct options *o, const struct source *s,
 			late_us(r, 0.5), late_us(r, 0.99), (double)r->late.max / 1e3,
 			100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu));
 		for (unsigned int k = 0; k < o->ncs; k++)
-			fprintf(f, " %5.1f%%", r->idle_ns > 0 ? 100 * r->res_ns[k] / r->idle_ns : 0);
+			fprintf(f, " %5.1f%%",
+				r->idle_ns > 0 ? 100 * r->res_ns[k] / r->idle_ns : 0);
 		fprintf(f, " %7.3f%s\n", energy_rel(res, i, recorded),
 			(int)i == recorded ? "  <- recorded" : "");
 	}
@@ -133,16 +135,20 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 	double span = span_s(s);
 
 	if (!o->quiet) {
-		fprintf(f, "trace: %llu events on %u CPUs over %.3f s; recorded at HZ=%u (%s), %s (%s)\n",
+		fprintf(f,
+			"trace: %llu events on %u CPUs over %.3f s; recorded at HZ=%u (%s), %s "
+			"(%s)\n",
 			(unsigned long long)s->events, s->ncpu, span, s->hz, s->hz_how,
 			s->nohz ? "tickless idle" : "periodic tick", s->mode_how);
-		fprintf(f, "observed: %.1f wakeups/s; jiffies timers late p50 %.0f us, p99 %.0f us, "
-			   "max %.0f us (%llu fired)\n",
+		fprintf(f,
+			"observed: %.1f wakeups/s; jiffies timers late p50 %.0f us, p99 %.0f us, "
+			"max %.0f us (%llu fired)\n",
 			s->wakeups / span, (double)hist_quantile(&s->late, 0.5) / 1e3,
 			(double)hist_quantile(&s->late, 0.99) / 1e3, (double)s->late.max / 1e3,
 			(unsigned long long)s->fired);
-		fprintf(f, "replayed through the dynhz core, wheel as %s; lateness against the "
-			   "requested jiffy's start\n\n",
+		fprintf(f,
+			"replayed through the dynhz core, wheel as %s; lateness against the "
+			"requested jiffy's start\n\n",
 			o->wheel_linux ? "Linux files timers" : "dynhz runs them (exact)");
 		table(f, o, s, cpu, res, n, recorded);
 		fprintf(f, "\n");
@@ -155,11 +161,13 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 		const struct result *r = &res[i];
 
 		fprintf(f,
-			"setting: hz=%u mode=%s wakeups_per_s=%.1f ticks_per_s=%.1f late_p50_us=%.0f "
+			"setting: hz=%u mode=%s wakeups_per_s=%.1f ticks_per_s=%.1f "
+			"late_p50_us=%.0f "
 			"late_p99_us=%.0f late_max_us=%.0f tick_cpu_pct=%.4f energy_rel=%.4f\n",
 			r->hz, mode_name(r->nohz), r->wakeups / span, r->interrupts / span,
 			late_us(r, 0.5), late_us(r, 0.99), (double)r->late.max / 1e3,
-			100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu), energy_rel(res, i, recorded));
+			100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu),
+			energy_rel(res, i, recorded));
 	}
 	if (a->pick >= 0)
 		fprintf(f, "recommend: hz=%u mode=%s reason=\"%s\"\n", res[a->pick].hz,

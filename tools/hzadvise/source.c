@@ -28,15 +28,15 @@
 struct cpu1 {
 	FILE *spool;
 	bool held;
-	struct rec last;    /* the last local record, waiting for the next one's time */
-	struct rec *queue;  /* records from other CPUs after it */
+	struct rec last;   /* the last local record, waiting for the next one's time */
+	struct rec *queue; /* records from other CPUs after it */
 	size_t nq, capq;
 	bool cancel_held;
 	struct rec cancel; /* a timer_cancel, until we know it is not an expiry's */
 	unsigned int cancel_owner;
-	u64 last_hr;	   /* the last hrtimer expiry, for wakeups */
+	u64 last_hr; /* the last hrtimer expiry, for wakeups */
 	bool any_hr;
-	u64 last_tick_exp; /* the tick's last expiry (trace clock) */
+	u64 last_tick_exp;   /* the tick's last expiry (trace clock) */
 	u64 last_tick_start; /* the tick's last programmed expiry */
 	bool any_tick_exp, any_tick_start;
 	u64 wakeups, recs;
@@ -60,7 +60,7 @@ struct pass {
 	bool any_tick_start;
 	u64 off_tick, off_any; /* min(trace clock - now) */
 	bool have_off_tick, have_off_any;
-	struct rec *pre;    /* timers that fired with no start in the trace */
+	struct rec *pre; /* timers that fired with no start in the trace */
 	unsigned int *pre_cpu;
 	size_t npre, cappre;
 	char *err;
@@ -110,8 +110,9 @@ static void flush_held(struct pass *p, struct cpu1 *k, const struct rec *next)
 	if (next && (k->last.flags & RF_BUSY) && (next->flags & RF_BUSY))
 		k->last.flags |= RF_BUSY_ON;
 	/* Idle, and the recorded tick came a period later: it was kept running. */
-	if (next && (next->flags & RF_TICK) && next->type == REC_MARK && (next->flags & RF_IDLE_TICK) &&
-	    p->min_tick_step && next->ts - k->last.ts <= p->min_tick_step + p->min_tick_step / 2)
+	if (next && (next->flags & RF_TICK) && next->type == REC_MARK &&
+	    (next->flags & RF_IDLE_TICK) && p->min_tick_step &&
+	    next->ts - k->last.ts <= p->min_tick_step + p->min_tick_step / 2)
 		k->last.flags |= RF_TICK_ON;
 	spool_write(p, k, &k->last);
 	for (size_t i = 0; i < k->nq; i++)
@@ -540,8 +541,9 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 	if (!rc && p.failed)
 		rc = -1;
 	if (!rc && !s->events) {
-		snprintf(err, errlen, "%s: no timer events in %llu lines (is it an ftrace timer trace?)",
-			 path, (unsigned long long)s->lines);
+		snprintf(err, errlen,
+			 "%s: no timer events in %llu lines (is it an ftrace timer trace?)", path,
+			 (unsigned long long)s->lines);
 		rc = -1;
 	}
 	if (!rc)
