@@ -33,6 +33,20 @@ if ! build; then
 	exit 0
 fi
 record pass "hzadvise: builds (ASan+UBSan, -Werror)"
+
+# The map, the histogram and Linux's wheel against simple references.
+if $CC -std=gnu11 -Wall -Wextra -Werror -O1 -g $SAN -Iinclude tests/hzadvise/test_units.c \
+	tools/hzadvise/map.c tools/hzadvise/hist.c tools/hzadvise/wheel.c -o "$out/test_units" \
+	>"$out/units.log" 2>&1; then
+	"$out/test_units" >"$out/units.out" 2>"$out/units.err"
+	while read -r verdict name; do
+		[ "$verdict" = pass ] && report "hzadvise: $name" || report "hzadvise: $name" "$(cat "$out/units.err")"
+	done <"$out/units.out"
+	[ -s "$out/units.out" ] || record fail "hzadvise: test_units printed nothing"
+else
+	tail -5 "$out/units.log" >&2
+	record fail "hzadvise: test_units builds"
+fi
 [ -x build/tools/hzadvise ] && report "hzadvise: plain make builds build/tools/hzadvise" ||
 	report "hzadvise: plain make builds build/tools/hzadvise" "no build/tools/hzadvise"
 
