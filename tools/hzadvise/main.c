@@ -135,7 +135,6 @@ static int option(struct options *o, const char *opt, const char *v)
 			return fail("%s", err, "");
 		return 0;
 	}
-	(void)d;
 	return fail("unknown option %s (see --help)", opt, "");
 }
 
