@@ -102,7 +102,6 @@ static int parse_hz(const char *v, struct options *o)
 static int option(struct options *o, const char *opt, const char *v)
 {
 	char err[256];
-	double d;
 
 	if (!strcmp(opt, "--hz"))
 		return parse_hz(v, o);
