@@ -127,7 +127,8 @@ struct result {
 	struct hist late;
 	struct hist idle; /* idle interval lengths */
 	double busy_ns, idle_ns;
-	double res_ns[MAX_CSTATES]; /* idle time in intervals long enough for each state */
+	double res_ns[MAX_CSTATES];   /* idle time in intervals long enough for each state */
+	u64 deepest[MAX_CSTATES + 1]; /* idle intervals whose deepest state is [i - 1]; [0]: none */
 	double energy_j;
 	double tick_cpu_ns;
 	u64 events; /* records replayed */

@@ -152,6 +152,7 @@ static void close_idle(struct ctx *c, u64 until)
 		if (len >= o->cs[i].residency_us * 1e3)
 			c->r->res_ns[i] += len;
 	c->r->energy_j += idle_energy(o, len, &st);
+	c->r->deepest[st + 1]++;
 }
 
 static void wake(struct ctx *c, u64 x)
@@ -493,6 +494,8 @@ void result_add(struct result *sum, const struct result *cpu)
 	sum->idle_ns += cpu->idle_ns;
 	for (unsigned int i = 0; i < MAX_CSTATES; i++)
 		sum->res_ns[i] += cpu->res_ns[i];
+	for (unsigned int i = 0; i <= MAX_CSTATES; i++)
+		sum->deepest[i] += cpu->deepest[i];
 	sum->energy_j += cpu->energy_j;
 	sum->tick_cpu_ns += cpu->tick_cpu_ns;
 	sum->events += cpu->events;

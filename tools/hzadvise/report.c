@@ -119,6 +119,24 @@ static void table(FILE *f, const struct options *o, const struct source *s,
 		fprintf(f, " %7.3f%s\n", energy_rel(res, i, recorded),
 			(int)i == recorded ? "  <- recorded" : "");
 	}
+	fprintf(f, "\nidle intervals, by the deepest state each reaches (its target residency):\n");
+	fprintf(f, "%-6s %-9s %9s %9s", "HZ", "mode", "intervals", "none");
+	for (unsigned int k = 0; k < o->ncs; k++) {
+		char h[32];
+
+		snprintf(h, sizeof(h), "%s>=%gus", o->cs[k].name, o->cs[k].residency_us);
+		fprintf(f, " %12s", h);
+	}
+	fprintf(f, "\n");
+	for (unsigned int i = 0; i < n; i++) {
+		const struct result *r = &res[i];
+
+		fprintf(f, "%-6u %-9s %9llu %9llu", r->hz, mode_name(r->nohz),
+			(unsigned long long)r->idle.n, (unsigned long long)r->deepest[0]);
+		for (unsigned int k = 0; k < o->ncs; k++)
+			fprintf(f, " %12llu", (unsigned long long)r->deepest[k + 1]);
+		fprintf(f, "\n");
+	}
 	fprintf(f, "\nper CPU, wakeups/s (observed | replayed at each setting):\n");
 	for (unsigned int c = 0; c < s->ncpu; c++) {
 		fprintf(f, "  cpu%-3u %8.1f |", c, s->cpu_wakeups[c] / span);
