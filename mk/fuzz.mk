@@ -4,8 +4,9 @@
 # the fuzzer's coverage instrumentation, ASan and UBSan: the variable build,
 # at the host's word size. fuzz_conv is built twice: as is, and with the
 # 128-bit multiply written out in 64-bit halves (the i386 kernel's path).
-# fuzz_trace is the hzadvise trace reader alone: it links no core; nor
-# does fuzz_initramfs, the kernel's cpio reader.
+# fuzz_trace is the hzadvise trace reader alone: it links no core; nor do
+# fuzz_initramfs, the kernel's cpio reader, and fuzz_elf, its ELF reader and
+# stack builder (kernel/elf.c).
 
 FUZZ_OUT	:= build/fuzz
 FUZZ_CFLAGS	:= $(DZ_STD) $(DZ_WARN) -g -O1 -fno-omit-frame-pointer \
@@ -14,7 +15,7 @@ FUZZ_CFLAGS	:= $(DZ_STD) $(DZ_WARN) -g -O1 -fno-omit-frame-pointer \
 FUZZ_CORE	:= $(wildcard time/*.c) $(wildcard lib/*.c) host/host.c tests/unit/ref.c
 FUZZ_DEPS	:= $(FUZZ_CORE) $(wildcard include/dynhz/*.h) tests/unit/ref.h mk/fuzz.mk
 FUZZ_BINS	:= $(FUZZ_OUT)/fuzz_cmdline $(FUZZ_OUT)/fuzz_conv $(FUZZ_OUT)/fuzz_conv_noint128 \
-		   $(FUZZ_OUT)/fuzz_trace $(FUZZ_OUT)/fuzz_initramfs
+		   $(FUZZ_OUT)/fuzz_trace $(FUZZ_OUT)/fuzz_initramfs $(FUZZ_OUT)/fuzz_elf
 FUZZ_TRACE	:= tools/hzadvise/trace.c
 FUZZ_INITRAMFS	:= kernel/initramfs.c
 
@@ -37,6 +38,9 @@ $(FUZZ_OUT)/fuzz_initramfs: tests/fuzz/fuzz_initramfs.c $(FUZZ_INITRAMFS) \
 		kernel/include/kernel/initramfs.h mk/fuzz.mk
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -Ikernel/include $< $(FUZZ_INITRAMFS) -o $@
+$(FUZZ_OUT)/fuzz_elf: tests/fuzz/fuzz_elf.c kernel/elf.c kernel/include/kernel/elf.h mk/fuzz.mk
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -Ikernel/include $< kernel/elf.c -o $@
 
 # make fuzz: the harnesses for FUZZ_TIME seconds each (30 unless told).
 fuzz:

@@ -30,6 +30,7 @@ harnesses=(
 	"fuzz_conv_noint128 fuzz_conv -max_len=32"
 	"fuzz_trace fuzz_trace -max_len=8192 -dict=tests/fuzz/fuzz_trace.dict"
 	"fuzz_initramfs fuzz_initramfs -max_len=4096 -dict=tests/fuzz/fuzz_initramfs.dict"
+	"fuzz_elf fuzz_elf -max_len=4096"
 )
 
 if ! make --no-print-directory -j"$(nproc)" fuzz-bins >"$out/build.log" 2>&1; then
