@@ -38,6 +38,7 @@ $(FUZZ_OUT)/fuzz_initramfs: tests/fuzz/fuzz_initramfs.c $(FUZZ_INITRAMFS) \
 		kernel/include/kernel/initramfs.h mk/fuzz.mk
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -Ikernel/include $< $(FUZZ_INITRAMFS) -o $@
+
 $(FUZZ_OUT)/fuzz_elf: tests/fuzz/fuzz_elf.c kernel/elf.c kernel/include/kernel/elf.h mk/fuzz.mk
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -Ikernel/include $< kernel/elf.c -o $@
