@@ -12,6 +12,7 @@
 #   make bench           benchmarks, side by side
 #   make run             boot the kernel under QEMU with hz=250 (or HZ=1000, CMDLINE='hz=300 ...')
 #   make run-host        the hosted demonstration, same parameters
+#   make initramfs       build/x86/initramfs.cpio with Debian's BusyBox (mk/initramfs.mk)
 
 CC	?= gcc
 AR	?= ar

@@ -50,16 +50,9 @@ build_prog static -static
 build_prog static-pie -static-pie
 build_prog dynamic
 
-# BusyBox, when Debian gives it quickly; the .deb stays cached in build/.
-bb=$out/bb/bin/busybox
-if [ ! -f "$bb" ]; then
-	deb=$(ls "$out"/busybox-static_*_i386.deb 2>/dev/null | head -1)
-	if [ -z "$deb" ]; then
-		(cd "$out" && timeout 60 apt-get download busybox-static:i386 >dl.log 2>&1)
-		deb=$(ls "$out"/busybox-static_*_i386.deb 2>/dev/null | head -1)
-	fi
-	[ -n "$deb" ] && dpkg-deb -x "$deb" "$out/bb" 2>/dev/null
-fi
+# BusyBox, when Debian gives it (scripts/fetch-deb.sh, cached in build/debs/).
+bbdir=$(bash scripts/fetch-deb.sh busybox-static:i386 2>"$out/fetch.log")
+bb=$bbdir/bin/busybox
 if [ -f "$bb" ]; then
 	cp "$bb" "$out/busybox"
 	progs+=(busybox)

@@ -141,3 +141,22 @@ done
 problems=()
 "$bin" errors >"$out/errors.log" 2>&1 || problems+=("$(grep -v '^[a-z ]* *initramfs:\|parsed$' "$out/errors.log")")
 report "initramfs: malformed archives, one clear line each" "${problems[@]}"
+
+# make initramfs: Debian's BusyBox, read back through the reader. The
+# binary must be the very bytes of the .deb's, and the applets links to it.
+problems=()
+if make --no-print-directory initramfs >"$out/make-initramfs.log" 2>&1; then
+	bbdir=$(bash scripts/fetch-deb.sh busybox-static:i386)
+	mkdir -p "$out/image"
+	"$bin" extract build/x86/initramfs.cpio "$out/image" || problems+=("extract failed")
+	cmp -s "$bbdir/bin/busybox" "$out/image/bin/busybox" || problems+=("bin/busybox differs from the .deb's")
+	for a in sh uptime date sleep cat ps top free; do
+		got=$("$bin" lookup build/x86/initramfs.cpio "/bin/$a" 1 2>&1)
+		[ "$got" = /bin/busybox ] || problems+=("/bin/$a leads to '$got', not /bin/busybox")
+	done
+	got=$("$bin" lookup build/x86/initramfs.cpio /proc 1 2>&1)
+	[ "$got" = /proc ] || problems+=("no /proc: $got")
+else
+	problems+=("make initramfs: $(tail -2 "$out/make-initramfs.log")")
+fi
+report "initramfs: make initramfs holds Debian's BusyBox and its applets" "${problems[@]}"
