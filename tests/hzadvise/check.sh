@@ -271,3 +271,27 @@ for b in "${bad[@]}"; do
 	[ "$what" = "no trace" ] || [ "$(wc -l <"$out/bad.err")" -eq 1 ] || p+=("not one line: $(head -3 "$out/bad.err")")
 	report "hzadvise: $what: one line, exit 2" "${p[@]}"
 done
+
+# Timers started on one CPU for another's wheel (timer_start cpu=) are
+# replayed on the CPU that runs them: 12 started on CPU 0 for CPU 3,
+# fired there; CPU 3 has no event of its own before them.
+awk 'BEGIN { init = 4294967296 - 300 * 250
+	for (i = 0; i < 12; i++) {
+		j = init + 25000 + 10 * i; t = (j - init) / 250 + 0.0001
+		printf "  task-100 [000] d..1. %.6f: timer_start: timer=%016x function=f expires=%.0f [timeout=25] cpu=3 idx=0 flags=\n", t, 4096 + i, j + 25
+		e[i] = j + 26
+	}
+	for (i = 0; i < 12; i++) {
+		t = (e[i] - init) / 250 + 0.00002
+		printf "  <idle>-0 [003] d.s2. %.6f: timer_cancel: timer=%016x\n", t, 4096 + i
+		printf "  <idle>-0 [003] ..s1. %.6f: timer_expire_entry: timer=%016x function=f now=%.0f baseclk=%.0f\n", t, 4096 + i, e[i], e[i]
+	}
+}' | sort -s -k4,4n >"$out/remote.txt"
+"$bin" -q --csv "$out/remote.csv" --hz 250 "$out/remote.txt" >"$out/remote.out" 2>"$out/remote.err"
+rc=$?
+p=()
+[ $rc -eq 0 ] || p+=("exit $rc: $(head -2 "$out/remote.err")")
+fired3=$(awk -F, '$1 == 250 && $2 == "periodic" && $3 == "3" { print $9 }' "$out/remote.csv")
+fired0=$(awk -F, '$1 == 250 && $2 == "periodic" && $3 == "0" { print $9 }' "$out/remote.csv")
+[ "$fired3" = 12 ] && [ "$fired0" = 0 ] || p+=("fired on cpu3: '$fired3', on cpu0: '$fired0' (want 12 and 0)")
+report "hzadvise: timers started for another CPU's wheel run there" "${p[@]}"

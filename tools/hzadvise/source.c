@@ -167,14 +167,17 @@ static unsigned int owner_of(struct pass *p, u64 id, unsigned int dflt)
 	return o ? (unsigned int)*o : dflt;
 }
 
+/* A copy goes out: routing may grow p->cpu, and k with it. */
 static void release_cancel(struct pass *p, struct cpu1 *k, unsigned int c)
 {
+	struct rec r = k->cancel;
+
 	if (!k->cancel_held)
 		return;
 	k->cancel_held = false;
-	map_del(&p->owner, k->cancel.id);
-	map_del(&p->expires, k->cancel.id);
-	route(p, c, k->cancel_owner, &k->cancel);
+	map_del(&p->owner, r.id);
+	map_del(&p->expires, r.id);
+	route(p, c, k->cancel_owner, &r);
 }
 
 static void add_pair(struct pass *p, u64 t, u64 j)
@@ -333,6 +336,7 @@ static void on_event(struct pass *p, const struct hz_event *e)
 			k->cancel_held = false; /* the expiry's own */
 		else
 			release_cancel(p, k, c);
+		k = cpu_of(p, c);
 	}
 	if (!p->s->events++)
 		p->s->first_ts = e->ts_ns;
