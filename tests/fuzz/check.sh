@@ -1,7 +1,8 @@
 #!/bin/bash
 # The libFuzzer harnesses: built by clang (mk/fuzz.mk) into build/fuzz/,
 # then run side by side for FUZZ_TIME seconds each (30 unless told), from
-# the seeds in tests/fuzz/corpus/<name>/ plus what earlier runs found
+# the seeds in tests/fuzz/corpus/<name>/ (the binary ones made at test time
+# into build/fuzz/seeds/<name>/) plus what earlier runs found
 # (build/fuzz/corpus/<name>/; the seeds are never written to). One result
 # per harness. A failing input is kept in build/fuzz/ and the log says how
 # to replay it.
@@ -41,13 +42,37 @@ if ! make --no-print-directory -j"$(nproc)" fuzz-bins >"$out/build.log" 2>&1; th
 	exit 0
 fi
 
+# Seeds that are archives or executables are made here, at test time, from
+# text in the tree (no binary file is committed): build/fuzz/seeds/<name>/.
+make_seeds() {
+	local s=$out/seeds t=$out/seeds/tree
+	rm -rf "$s" && mkdir -p "$s/fuzz_initramfs" "$s/fuzz_elf" "$t/bin" "$t/etc"
+	echo 'hello' >"$t/etc/motd"
+	printf 'abc' >"$t/bin/prog"
+	ln -s prog "$t/bin/link"
+	ln -s /etc/motd "$t/motd"
+	ln "$t/bin/prog" "$t/bin/hard"
+	(cd "$t" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$s/fuzz_initramfs/tree.cpio"
+	(cd "$t" && find . | LC_ALL=C sort | cpio -o -H crc --quiet) >"$s/fuzz_initramfs/crc.cpio"
+	(cd "$t" && echo bin/link | cpio -o -H newc --quiet) >"$s/fuzz_initramfs/link.cpio"
+	local cf=(-m32 -nostdlib -Os -fno-asynchronous-unwind-tables -Wl,--build-id=none
+		-Wl,-z,noseparate-code)
+	gcc "${cf[@]}" -static -fno-pic tests/fuzz/fuzz_elf_seed.c -o "$s/fuzz_elf/static" &&
+		gcc "${cf[@]}" -static-pie -fpie -Wl,-z,norelro tests/fuzz/fuzz_elf_seed.c \
+			-o "$s/fuzz_elf/static-pie" &&
+		strip "$s/fuzz_elf/static" "$s/fuzz_elf/static-pie"
+}
+make_seeds 2>"$out/seeds.log" || { echo "fuzz: seeds: $(tail -1 "$out/seeds.log")" >&2; }
+
 run() { # name seeds options...
-	local name=$1 seeds=tests/fuzz/corpus/$2 rc
+	local name=$1 seeds=() rc
+	[ -d "tests/fuzz/corpus/$2" ] && seeds+=("tests/fuzz/corpus/$2")
+	[ -d "$out/seeds/$2" ] && seeds+=("$out/seeds/$2")
 	shift 2
 	mkdir -p "$out/corpus/$name"
 	rm -f "$out/$name"-crash-* "$out/$name"-leak-* "$out/$name"-timeout-* "$out/$name"-oom-*
 	"$out/$name" "${limit[@]}" -timeout=10 -print_final_stats=1 \
-		-artifact_prefix="$out/$name-" "$@" "$out/corpus/$name" "$seeds" \
+		-artifact_prefix="$out/$name-" "$@" "$out/corpus/$name" "${seeds[@]}" \
 		>"$out/$name.log" 2>&1
 	rc=$?
 	echo $rc >"$out/$name.rc"

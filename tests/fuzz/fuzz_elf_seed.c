@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The source of fuzz_elf's seeds (tests/fuzz/corpus/fuzz_elf/): a program
+ * The source of fuzz_elf's seeds, built by tests/fuzz/check.sh at test time
+ * into build/fuzz/seeds/fuzz_elf/: a program
  * with text, data and bss and no libc, so that the files stay small.
  *   gcc -m32 -static -nostdlib -Os -fno-pic -fno-asynchronous-unwind-tables \
  *       -Wl,--build-id=none -Wl,-z,noseparate-code fuzz_elf_seed.c -o static
