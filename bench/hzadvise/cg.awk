@@ -2,20 +2,8 @@
 # callgrind dump (the second), one line:
 #	name|lines|events|settings|cpus|parse Ir|replay Ir
 # where parse Ir is what the calls of source_read cost, what they called
-# included, and replay Ir the same for replay_cpu. POSIX awk.
-
-# A function's name from "(id) name" or "(id)" (callgrind's name compression).
-function fname(s,    p, id, rest) {
-	if (s !~ /^\(/)
-		return s
-	p = index(s, ")")
-	id = substr(s, 2, p - 2)
-	rest = substr(s, p + 1)
-	sub(/^ /, "", rest)
-	if (rest != "")
-		names[id] = rest
-	return names[id]
-}
+# included, and replay Ir the same for replay_cpu. POSIX awk; with
+# bench/callgrind-names.awk for fname().
 
 FILENAME == ARGV[1] {
 	if ($1 == "trace:")

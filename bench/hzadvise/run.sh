@@ -127,7 +127,7 @@ callgrind() {
 		echo "hzadvise: callgrind failed (log: $cg.log)" >&2
 		exit 1
 	fi
-	awk -v name="$name" -f bench/hzadvise/cg.awk "$cg.log" "$cg.out" >>"$out/ir.txt"
+	awk -v name="$name" -f bench/callgrind-names.awk -f bench/hzadvise/cg.awk "$cg.log" "$cg.out" >>"$out/ir.txt"
 }
 
 callgrinds() {

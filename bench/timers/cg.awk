@@ -4,24 +4,8 @@
 #	T|label|Ir
 #	S|label|function|self Ir
 #	C|label|caller|callee|calls|inclusive Ir
-# Only the Ir event is expected (callgrind's default). POSIX awk.
-
-function fname(s,    id, rest, p) {
-	if (s !~ /^\(/)
-		return s
-	p = index(s, ")")
-	id = substr(s, 2, p - 2)
-	rest = substr(s, p + 1)
-	sub(/^ /, "", rest)
-	if (rest != "") {
-		names[FILENAME, id] = rest
-		gnames[id] = rest
-		return rest
-	}
-	if ((FILENAME, id) in names)
-		return names[FILENAME, id]
-	return gnames[id]
-}
+# Only the Ir event is expected (callgrind's default). POSIX awk; with
+# bench/callgrind-names.awk for fname().
 
 function flush(    k, parts) {
 	if (label == "")

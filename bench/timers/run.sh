@@ -48,7 +48,7 @@ step "empty tick" "$bin" empty 9 >"$out/empty.txt"
 step "empty tick, callgrind" callgrind empty empty-ir
 step "lateness" "$bin" lateness >"$out/lateness.txt"
 step "drift" "$bin" drift >"$out/drift.txt"
-awk -f bench/timers/cg.awk "$out"/cg/*.out.* >"$out/ir.txt"
+awk -f bench/callgrind-names.awk -f bench/timers/cg.awk "$out"/cg/*.out.* >"$out/ir.txt"
 
 awk -v out=build/bench -v plot="$out" -f bench/timers/report.awk "$out/info.txt" "$out/cmp.txt" \
 	"$out/ir.txt" "$out/empty.txt" "$out/lateness.txt" "$out/drift.txt"
