@@ -123,3 +123,32 @@ throttle() {
 		running=$((running - 1))
 	fi
 }
+
+# case_results SUITE NAME DIR PREFIX CHECK...: the results of one boot of a
+# suite that writes DIR/NAME.res ("CHECK pass" or "CHECK fail why", a line
+# each): one result per CHECK (missing: failed), then a summary line with
+# the boot's first "PREFIX: hz=" line of DIR/NAME.log, and the log's tail
+# when a check failed.
+case_results() {
+	local suite=$1 name=$2 dir=$3 prefix=$4 chk res line bad=0
+	shift 4
+	for chk in "$@"; do
+		res=$(grep -m1 "^$chk " "$dir/$name.res" 2>/dev/null)
+		res=${res#"$chk "}
+		res=${res:-fail no result}
+		if [[ $res == pass* ]]; then
+			record pass "$suite: $name: $chk"
+		else
+			record fail "$suite: $name: $chk"
+			printf '%-50s FAILED: %s\n' "$suite: $name: $chk" "${res#fail }"
+			bad=1
+		fi
+	done
+	line=$(grep -m1 "^$prefix: hz=" "$dir/$name.log" 2>/dev/null)
+	printf '%-50s %s\n' "$suite: $name" \
+		"$([ $bad = 0 ] && echo ok || echo FAILED): ${line#"$prefix: "}"
+	if [ $bad = 1 ]; then
+		tail -8 "$dir/$name.log" >&2
+		echo >&2
+	fi
+}

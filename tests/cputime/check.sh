@@ -127,25 +127,6 @@ wait
 for c in "${cases[@]}"; do
 	IFS='|' read -r name _ <<<"$c"
 	[[ $name =~ $filter ]] || continue
-	bad=0
-	for chk in "${checks[@]}"; do
-		res=$(grep -m1 "^$chk " "$out/$name.res" 2>/dev/null)
-		res=${res#"$chk "}
-		res=${res:-fail no result}
-		if [[ $res == pass* ]]; then
-			record pass "cputime: $name: $chk"
-		else
-			record fail "cputime: $name: $chk"
-			printf '%-50s FAILED: %s\n' "cputime: $name: $chk" "${res#fail }"
-			bad=1
-		fi
-	done
-	line=$(grep -m1 '^cputest: hz=' "$out/$name.log" 2>/dev/null)
-	printf '%-50s %s\n' "cputime: $name" \
-		"$([ $bad = 0 ] && echo ok || echo FAILED): ${line#cputest: }"
-	if [ $bad = 1 ]; then
-		tail -8 "$out/$name.log" >&2
-		echo >&2
-	fi
+	case_results cputime "$name" "$out" cputest "${checks[@]}"
 done
 echo "cputime: took $((SECONDS - start)) s of wall time with $JOBS parallel boots"

@@ -153,26 +153,7 @@ wait
 for c in "${cases[@]}"; do
 	IFS='|' read -r name _ <<<"$c"
 	[[ $name =~ $filter ]] || continue
-	bad=0
-	for chk in "${checks[@]}"; do
-		res=$(grep -m1 "^$chk " "$out/$name.res" 2>/dev/null)
-		res=${res#"$chk "}
-		res=${res:-fail no result}
-		if [[ $res == pass* ]]; then
-			record pass "tickcost: $name: $chk"
-		else
-			record fail "tickcost: $name: $chk"
-			printf '%-50s FAILED: %s\n' "tickcost: $name: $chk" "${res#fail }"
-			bad=1
-		fi
-	done
-	line=$(grep -m1 '^ticktest: hz=' "$out/$name.log" 2>/dev/null)
-	printf '%-50s %s\n' "tickcost: $name" \
-		"$([ $bad = 0 ] && echo ok || echo FAILED): ${line#ticktest: }"
-	if [ $bad = 1 ]; then
-		tail -8 "$out/$name.log" >&2
-		echo >&2
-	fi
+	case_results tickcost "$name" "$out" ticktest "${checks[@]}"
 done
 
 # Across boots: more ticks a second cost more of the loop.
