@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory: physical pages, and each process's address space.
+ *
+ * The loader's memory map gives the pages (kernel/page_alloc.c). The kernel
+ * sees the first KERNEL_MAP_TOP bytes of physical memory at the same
+ * addresses, in every address space, supervisor-only; pages above that are
+ * for user space only, and the kernel reaches one through kmap(). Page
+ * tables, kernel stacks and everything the kernel allocates come from the
+ * low pages.
+ *
+ * A process owns USER_START to USER_TOP: its program's segments, its brk
+ * heap, its mmap areas (downwards from below the stack) and its stack.
+ * Every area is a vma; pages are filled on first touch (a fault from user
+ * space, or a copy from the kernel through kernel/uaccess.h), so a large
+ * reservation costs nothing until used.
+ */
+#ifndef KERNEL_MM_H
+#define KERNEL_MM_H
+
+#include <dynhz/types.h>
+
+#define PAGE_SIZE 4096U
+#define PAGE_MASK (~(PAGE_SIZE - 1))
+#define PAGE_ALIGN(x) (((x) + PAGE_SIZE - 1) & PAGE_MASK)
+
+#define KERNEL_MAP_TOP	0x07c00000U /* 124 MiB: the kernel's direct view of memory */
+#define KMAP_BASE	0x07c00000U /* 4 MiB of temporary mappings (kmap) */
+#define USER_START	0x08000000U /* below: the kernel's; a user pointer there is -EFAULT */
+#define USER_TOP	0xc0000000U /* the stack's top; above: the kernel's (the local APIC) */
+#define USER_STACK_MAX	0x00800000U /* 8 MiB reserved for the stack */
+#define USER_MMAP_TOP	(USER_TOP - USER_STACK_MAX - PAGE_SIZE) /* mmap grows down from here */
+#define USER_PIE_BASE	0x56555000U /* where a static-pie is placed, as Linux does */
+
+/* Physical pages (kernel/page_alloc.c). */
+struct multiboot_info;
+void page_alloc_init(const struct multiboot_info *mbi, u32 reserved_start, u32 reserved_end);
+/* Reserves [start, end) (the initramfs), before anything is allocated. */
+void page_reserve(u32 start, u32 end);
+/* A zeroed page: low (inside the kernel's map) or any. 0 when none is left. */
+u32 page_alloc(bool low);
+void page_free(u32 pa);
+struct page_stats {
+	u32 total;    /* pages the loader reported as usable RAM */
+	u32 free;     /* of them, free now */
+	u32 kernel;   /* the kernel image, its tables and the initramfs */
+};
+void page_stats_read(struct page_stats *st);
+
+/* The kernel's view of a page: direct below KERNEL_MAP_TOP, else a kmap slot (0 or 1). */
+void *kmap(u32 pa, unsigned int slot);
+void kunmap(unsigned int slot);
+
+/* Areas of an address space. */
+#define VM_READ	     1U
+#define VM_WRITE     2U
+#define VM_EXEC	     4U
+#define VM_GROWSDOWN 8U /* the stack */
+#define MM_MAX_VMAS  64
+
+struct vma {
+	u32 start, end; /* page-aligned, end exclusive */
+	u32 prot;	/* VM_* */
+};
+
+struct mm {
+	u32 pgdir; /* physical address of the page directory; 0: none */
+	struct vma vmas[MM_MAX_VMAS]; /* sorted by start, disjoint */
+	u32 nvmas;
+	u32 brk_start, brk; /* the heap: brk_start to PAGE_ALIGN(brk) is a vma */
+	u32 stack_top;
+	u32 rss; /* pages mapped */
+};
+
+/* A fresh address space with the kernel's mappings only; -ENOMEM. */
+int mm_create(struct mm *mm);
+/* Frees every user page and table, and the directory. */
+void mm_destroy(struct mm *mm);
+/* Loads mm's directory into CR3 (the scheduler, on a switch). */
+void mm_activate(const struct mm *mm);
+/* The kernel's own directory, for kernel threads. */
+void mm_activate_kernel(void);
+
+/* Adds [start, start+len) as an area (pages are filled on first touch); -ENOMEM, -EINVAL. */
+int mm_add_vma(struct mm *mm, u32 start, u32 len, u32 prot);
+/* Removes [start, start+len) from every area, freeing its pages. */
+int mm_remove_range(struct mm *mm, u32 start, u32 len);
+/* Changes the protection of [start, start+len); -ENOMEM where nothing is mapped. */
+int mm_protect(struct mm *mm, u32 start, u32 len, u32 prot);
+/* Finds a free gap of len bytes below USER_MMAP_TOP; 0 when none. */
+u32 mm_find_gap(const struct mm *mm, u32 len);
+/* The area holding addr, or NULL. */
+const struct vma *mm_find_vma(const struct mm *mm, u32 addr);
+
+/*
+ * Makes the page holding addr present for this access (a fault or a
+ * kernel copy): 0, or -EFAULT when addr is in no area or the area forbids
+ * the access, -ENOMEM when no page is left.
+ */
+int mm_fault_in(struct mm *mm, u32 addr, bool write);
+/* The physical page at addr if present (0 if not); *writable says whether it may be written. */
+u32 mm_lookup(const struct mm *mm, u32 addr, bool *writable);
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Processes: a program in its own address space, run by one kernel thread
+ * that drops to ring 3 (kernel/proc.c); loaded from the root file system by
+ * kernel/exec.c. Its CPU time is accounted in nanoseconds on the TSC at
+ * every change of mode (kernel/user.c) and reaches user space only in
+ * USER_HZ ticks.
+ */
+#ifndef KERNEL_PROC_H
+#define KERNEL_PROC_H
+
+#include <dynhz/types.h>
+#include <kernel/mm.h>
+#include <kernel/vfs.h>
+#include <kernel/signal.h>
+
+#define PROC_MAX	 32
+#define PROC_COMM_LEN	 16   /* as Linux's TASK_COMM_LEN, the NUL included */
+#define PROC_CMDLINE_MAX 512  /* kept of argv, for /proc/<pid>/cmdline */
+#define PROC_TLS_ENTRIES 3    /* GDT entries 6, 7 and 8, as on Linux */
+#define PROC_TLS_FIRST	 6
+
+enum proc_state { PROC_FREE, PROC_RUNNING, PROC_ZOMBIE };
+
+struct thread;
+
+struct proc {
+	enum proc_state state;
+	int pid, ppid, pgid, sid;
+	char comm[PROC_COMM_LEN];
+	char cmdline[PROC_CMDLINE_MAX]; /* argv, each NUL-terminated */
+	u32 cmdline_len;
+	char exe[VFS_CWD_MAX];	/* the program's absolute path */
+	char cwd[VFS_CWD_MAX];
+	struct thread *thread;
+	struct mm mm;
+	struct files files;
+	struct sigstate sig;
+	struct proc_timers timers;
+	u64 tls[PROC_TLS_ENTRIES]; /* descriptors set_thread_area made */
+	u32 clear_child_tid;
+	/* CPU time, ns on the TSC (kernel/user.c) */
+	u64 utime_ns, stime_ns;
+	u64 cutime_ns, cstime_ns; /* of waited-for children */
+	u64 stamp_ns;		  /* when the running mode was last charged */
+	bool in_user;		  /* in ring 3 (not in a system call) */
+	u64 start_ns;		  /* ktime when it was made: starttime */
+	u32 minflt;		  /* pages filled on first touch */
+	int exit_status;	  /* as wait() reports it */
+	/* the FPU/SSE registers while switched out (FXSAVE area) */
+	u8 fpu[512] __attribute__((aligned(16)));
+};
+
+/* The process the current thread runs, or NULL for a kernel thread. */
+struct proc *proc_current(void);
+struct proc *proc_find(int pid);
+/* Live and zombie processes, by pid; returns how many. */
+unsigned int proc_list(struct proc **out, unsigned int max);
+
+/*
+ * Starts the program at path with argv and envp (NULL-terminated) as a
+ * new process of its own thread. Returns its pid, or a negated errno with
+ * one line saying why.
+ */
+int proc_spawn(const char *path, const char *const *argv, const char *const *envp);
+/* Waits for pid to end, reaps it, returns its wait status (or -ECHILD). */
+int proc_wait(int pid);
+
+/* Ends the current process with a wait status (exit or signal); never returns. */
+_Noreturn void proc_exit(int wait_status);
+
+/* Wait statuses, as <sys/wait.h> decodes them. */
+#define W_EXITCODE(code) (((code) & 0xff) << 8)
+#define W_SIGNALED(sig)	 ((sig) & 0x7f)
+#define W_COREDUMP	 0x80
+
+/* The CPU time of p up to now, in ns. */
+void proc_cputime_ns(struct proc *p, u64 *utime, u64 *stime);
+
+/* Boot: the gate, the fault hook, the process table. After clock_init(). */
+void proc_init(void);
+
+#endif
