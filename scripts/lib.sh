@@ -88,9 +88,10 @@ qemu_suite() {
 # suite's icount, its console in LOG (CR LF made LF), no input; returns
 # QEMU's exit status (33: the kernel's success, 124: timed out).
 qemu_boot() {
-	local rc
+	local rc extra
+	read -ra extra <<<"${QEMU_ARGS:-}"
 	timeout "$1" "$QEMU" -kernel "$2" -append "$3" "${icount[@]}" -rtc clock=vm -m 32 \
-		-display none -no-reboot -serial "file:$4" \
+		"${extra[@]}" -display none -no-reboot -serial "file:$4" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null >"$4.qemu" 2>&1
 	rc=$?
 	sed -i 's/\r$//' "$4"
