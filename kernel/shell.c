@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The serial shell. Bytes arrive by interrupt into a ring; the shell thread
- * sleeps on a wait queue until there is a line to run.
+ * The serial shell. It reads the console (kernel/console.c), whose bytes
+ * arrive by interrupt into a ring, and sleeps until there is a line to run.
  */
 #include <kernel/kernel.h>
 #include <kernel/sched.h>
-#include <kernel/wait.h>
+#include <kernel/console.h>
 #include <kernel/clock.h>
 #include <kernel/string.h>
 #include <kernel/user.h>
-#include <asm/serial.h>
 #include <asm/tsc.h>
 #include <asm/lapic.h>
 #include <asm/pic.h>
@@ -22,32 +21,7 @@
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 
-#define RX_SIZE	  128 /* a power of two */
 #define LINE_SIZE 80
-
-static char rx[RX_SIZE];
-static volatile unsigned int rx_head, rx_tail;
-static DECLARE_WAIT_QUEUE_HEAD(rx_wq);
-
-/* Interrupt context: a full ring drops the byte (a human cannot type that fast). */
-static void rx_byte(char c)
-{
-	if (rx_head - rx_tail < RX_SIZE) {
-		rx[rx_head % RX_SIZE] = c;
-		rx_head++;
-	}
-	wake_up(&rx_wq);
-}
-
-static char getc_wait(void)
-{
-	char c;
-
-	wait_event(rx_wq, rx_head != rx_tail);
-	c = rx[rx_tail % RX_SIZE];
-	rx_tail++;
-	return c;
-}
 
 /* Reads a line with echo and backspace; CR, LF or CR LF end it. */
 static void read_line(char *buf, size_t size)
@@ -55,7 +29,7 @@ static void read_line(char *buf, size_t size)
 	size_t n = 0;
 
 	for (;;) {
-		char c = getc_wait();
+		char c = console_getc();
 
 		if (c == '\r' || c == '\n') {
 			if (n || c == '\r')
@@ -217,7 +191,7 @@ void shell_run(void)
 {
 	char line[LINE_SIZE];
 
-	serial_enable_rx(rx_byte);
+	console_init();
 	dz_printk("shell: type help for the commands\n");
 	thread_doing("shell: waiting for a command");
 	do {

@@ -1,0 +1,941 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The file system calls (those kernel/syscalls.h gives to file.c), with
+ * Linux's semantics and errno values, over the tree of kernel/vfs.c.
+ *
+ * The root is read-only: what would write it answers -EROFS, as a Linux
+ * mounted read-only does. Every user pointer goes through uaccess; every
+ * structure a program reads has the exact layout of Linux i386, checked
+ * below against the ABI's sizes and offsets. Paths from user space are
+ * copied into buffers of the vfs pool, not onto the 8 KiB kernel stack.
+ */
+#include "vfs-internal.h"
+#include <kernel/errno.h>
+#include <kernel/mm.h>
+#include <kernel/proc.h>
+#include <kernel/string.h>
+#include <kernel/syscall.h>
+#include <kernel/uaccess.h>
+
+#define MAX_RW_COUNT 0x7ffff000u /* Linux's cap on one read or write */
+#define UIO_MAXIOV   1024
+#define IOV_STEP     8 /* iovecs copied in at a time */
+
+#define SEEK_SET  0
+#define SEEK_CUR  1
+#define SEEK_END  2
+#define SEEK_DATA 3
+#define SEEK_HOLE 4
+
+#define F_DUPFD		0
+#define F_GETFD		1
+#define F_SETFD		2
+#define F_GETFL		3
+#define F_SETFL		4
+#define F_DUPFD_CLOEXEC 1030
+#define FD_CLOEXEC	1
+
+#define FIONCLEX 0x5450
+#define FIOCLEX	 0x5451
+
+#define R_OK 4
+#define W_OK 2
+#define X_OK 1
+
+/* Flags only open() itself uses: not kept with the file (F_GETFL does not show them). */
+#define OPEN_ONLY (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC)
+/* What F_SETFL may change. */
+#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME | FASYNC)
+
+/* --- the ABI's layouts --- */
+
+/* struct stat64 of Linux i386 (arch/x86/include/uapi/asm/stat.h): 96 bytes. */
+struct stat64_abi {
+	u64 st_dev;
+	u8 pad0[4];
+	u32 st_ino32;
+	u32 st_mode;
+	u32 st_nlink;
+	u32 st_uid;
+	u32 st_gid;
+	u64 st_rdev;
+	u8 pad3[4];
+	s64 st_size;
+	u32 st_blksize;
+	u64 st_blocks;
+	u32 st_atime, st_atime_nsec;
+	u32 st_mtime, st_mtime_nsec;
+	u32 st_ctime, st_ctime_nsec;
+	u64 st_ino;
+} __attribute__((packed));
+_Static_assert(sizeof(struct stat64_abi) == 96, "stat64 is 96 bytes");
+_Static_assert(__builtin_offsetof(struct stat64_abi, st_mode) == 16, "stat64.st_mode");
+_Static_assert(__builtin_offsetof(struct stat64_abi, st_rdev) == 32, "stat64.st_rdev");
+_Static_assert(__builtin_offsetof(struct stat64_abi, st_size) == 44, "stat64.st_size");
+_Static_assert(__builtin_offsetof(struct stat64_abi, st_blocks) == 56, "stat64.st_blocks");
+_Static_assert(__builtin_offsetof(struct stat64_abi, st_mtime) == 72, "stat64.st_mtime");
+_Static_assert(__builtin_offsetof(struct stat64_abi, st_ino) == 88, "stat64.st_ino");
+
+struct statx_ts {
+	s64 tv_sec;
+	u32 tv_nsec;
+	s32 reserved;
+};
+
+/* struct statx (include/uapi/linux/stat.h): 256 bytes, the same on every architecture. */
+struct statx_abi {
+	u32 stx_mask, stx_blksize;
+	u64 stx_attributes;
+	u32 stx_nlink, stx_uid, stx_gid;
+	u16 stx_mode, spare0;
+	u64 stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+	struct statx_ts stx_atime, stx_btime, stx_ctime, stx_mtime;
+	u32 stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+	u64 stx_mnt_id;
+	u32 stx_dio_mem_align, stx_dio_offset_align;
+	u64 spare3[12];
+} __attribute__((packed));
+_Static_assert(sizeof(struct statx_abi) == 256, "statx is 256 bytes");
+_Static_assert(__builtin_offsetof(struct statx_abi, stx_mode) == 28, "statx.stx_mode");
+_Static_assert(__builtin_offsetof(struct statx_abi, stx_ino) == 32, "statx.stx_ino");
+_Static_assert(__builtin_offsetof(struct statx_abi, stx_atime) == 64, "statx.stx_atime");
+_Static_assert(__builtin_offsetof(struct statx_abi, stx_mtime) == 112, "statx.stx_mtime");
+_Static_assert(__builtin_offsetof(struct statx_abi, stx_rdev_major) == 128, "statx.stx_rdev");
+_Static_assert(__builtin_offsetof(struct statx_abi, stx_mnt_id) == 144, "statx.stx_mnt_id");
+
+#define STATX_BASIC_STATS 0x7ffu
+#define STATX__RESERVED	  0x80000000u
+
+/* struct linux_dirent64: d_name starts at 19; records are 8-byte aligned. */
+struct dirent64_abi {
+	u64 d_ino;
+	s64 d_off;
+	u16 d_reclen;
+	u8 d_type;
+	char d_name[];
+} __attribute__((packed));
+_Static_assert(__builtin_offsetof(struct dirent64_abi, d_name) == 19, "linux_dirent64");
+
+/* struct linux_dirent (i386 longs): d_name at 10, d_type in the record's last byte. */
+struct dirent_abi {
+	u32 d_ino, d_off;
+	u16 d_reclen;
+	char d_name[];
+} __attribute__((packed));
+_Static_assert(__builtin_offsetof(struct dirent_abi, d_name) == 10, "linux_dirent");
+
+struct iovec_abi {
+	u32 base, len;
+};
+_Static_assert(sizeof(struct iovec_abi) == 8, "i386 struct iovec");
+
+/* --- descriptors --- */
+
+static struct files *cur_files(void)
+{
+	struct proc *p = proc_current();
+
+	return p ? &p->files : NULL;
+}
+
+static struct file *fd_file(int fd)
+{
+	struct files *fs = cur_files();
+
+	if (!fs || fd < 0 || fd >= NR_OPEN)
+		return NULL;
+	return fs->fd[fd];
+}
+
+/* A file that may be read or written (not an O_PATH one). */
+static struct file *fd_io_file(int fd)
+{
+	struct file *f = fd_file(fd);
+
+	return f && !(f->flags & O_PATH) ? f : NULL;
+}
+
+static void set_cloexec(struct files *fs, int fd, bool on)
+{
+	if (on)
+		fs->cloexec |= 1ULL << fd;
+	else
+		fs->cloexec &= ~(1ULL << fd);
+}
+
+/* Puts f (its reference passes to the table) at the lowest free descriptor >= min. */
+static int fd_install(struct file *f, int min, bool cloexec)
+{
+	struct files *fs = cur_files();
+
+	for (int fd = min; fs && fd < NR_OPEN; fd++)
+		if (!fs->fd[fd]) {
+			fs->fd[fd] = f;
+			set_cloexec(fs, fd, cloexec);
+			return fd;
+		}
+	file_put(f);
+	return -EMFILE;
+}
+
+/* --- paths from user space --- */
+
+/* The directory a path of an *at() call starts from. */
+static int start_dir(int dirfd, const char *path, struct vnode *out)
+{
+	struct file *f;
+
+	if (*path == '/') {
+		vfs_root(out);
+		return 0;
+	}
+	if (dirfd == AT_FDCWD)
+		return vfs_cwd(out);
+	f = fd_file(dirfd);
+	if (!f)
+		return -EBADF;
+	if (!vnode_is_dir(&f->vn))
+		return -ENOTDIR;
+	*out = f->vn;
+	return 0;
+}
+
+/* What an empty path names with AT_EMPTY_PATH: dirfd's file itself. */
+static int empty_path(int dirfd, struct vnode *out)
+{
+	struct file *f;
+
+	if (dirfd == AT_FDCWD)
+		return vfs_cwd(out);
+	f = fd_file(dirfd);
+	if (!f)
+		return -EBADF;
+	*out = f->vn;
+	return 0;
+}
+
+/*
+ * The vnode a user path names from dirfd: 0, or -EFAULT, -ENAMETOOLONG,
+ * -ENOMEM (no path buffer), -EBADF, or the lookup's error. An empty path
+ * is -ENOENT unless allow_empty.
+ */
+static int user_lookup(int dirfd, u32 upath, unsigned int flags, bool allow_empty,
+		       struct vnode *out)
+{
+	struct vnode start;
+	char *buf;
+	long len;
+	int ret;
+
+	if (!upath && allow_empty)
+		return empty_path(dirfd, out);
+	buf = vfs_path_buf_get();
+	if (!buf)
+		return -ENOMEM;
+	len = strncpy_from_user(buf, upath, VFS_PATH_MAX);
+	if (len == 0 && allow_empty)
+		ret = empty_path(dirfd, out);
+	else if (len <= 0)
+		ret = len ? (int)len : -ENOENT;
+	else
+		ret = start_dir(dirfd, buf, &start);
+	if (!ret && len > 0)
+		ret = vfs_resolve(&start, buf, (u32)len, flags, out);
+	vfs_path_buf_put(buf);
+	return ret;
+}
+
+/* --- open --- */
+
+/*
+ * open(O_CREAT) of a missing name: Linux asks the parent's file system
+ * to create it, which a read-only root refuses; /proc has no create.
+ * A missing parent is still -ENOENT (or its own error).
+ */
+static int create_error(int dirfd, u32 upath)
+{
+	char *buf = vfs_path_buf_get();
+	struct vnode start, dir;
+	long len;
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	len = strncpy_from_user(buf, upath, VFS_PATH_MAX);
+	while (len > 1 && buf[len - 1] == '/')
+		len--;
+	ret = len > 0 && buf[len - 1] == '/' ? -EISDIR : start_dir(dirfd, buf, &start);
+	if (!ret) {
+		/* The parent: the path with its last name replaced by "." */
+		while (len > 0 && buf[len - 1] != '/')
+			len--;
+		buf[len++] = '.';
+		ret = vfs_resolve(&start, buf, (u32)len, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &dir);
+		if (!ret)
+			ret = dir.kind == VN_PROC ? -EACCES : -EROFS;
+	}
+	vfs_path_buf_put(buf);
+	return ret;
+}
+
+/* Whether an open with these flags of v may go on: 0, or Linux's refusal. */
+static int may_open(const struct vnode *v, u32 flags)
+{
+	bool write = (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
+
+	if (flags & O_PATH)
+		return 0;
+	if (vnode_is_link(v))
+		return -ELOOP; /* O_NOFOLLOW met a link */
+	if (vnode_is_dir(v) && (write || (flags & O_CREAT)))
+		return -EISDIR;
+	if (!write)
+		return 0;
+	if (v->kind == VN_PROC)
+		return -EACCES;
+	if (v->kind == VN_RAMFS)
+		return (v->rn->mode & S_IFMT) == S_IFCHR ? -ENXIO : -EROFS;
+	return 0;
+}
+
+static long do_open(int dirfd, u32 upath, u32 flags)
+{
+	unsigned int lf = LOOKUP_FOLLOW;
+	struct vnode v;
+	struct file *f;
+	int ret;
+
+	if ((flags & O_TMPFILE) == O_TMPFILE)
+		return -EROFS;
+	if ((flags & O_NOFOLLOW) || (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+		lf = 0;
+	if (flags & O_DIRECTORY)
+		lf |= LOOKUP_DIRECTORY;
+	ret = user_lookup(dirfd, upath, lf, false, &v);
+	if (ret == -ENOENT && (flags & O_CREAT))
+		return create_error(dirfd, upath);
+	if (ret)
+		return ret;
+	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+		return -EEXIST;
+	if ((flags & O_PATH) && (flags & O_NOFOLLOW) == 0 && vnode_is_link(&v))
+		return -ELOOP;
+	ret = may_open(&v, flags);
+	if (ret)
+		return ret;
+	if (flags & O_PATH)
+		flags &= O_PATH | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW;
+	f = file_new(&v, flags & ~(u32)OPEN_ONLY, &ret);
+	if (!f)
+		return ret;
+	return fd_install(f, 0, flags & O_CLOEXEC);
+}
+
+SYSCALL_DEFINE3(open, u32, upath, u32, flags, u32, mode)
+{
+	(void)mode; /* nothing is ever created */
+	return do_open(AT_FDCWD, upath, flags);
+}
+
+SYSCALL_DEFINE4(openat, int, dirfd, u32, upath, u32, flags, u32, mode)
+{
+	(void)mode;
+	return do_open(dirfd, upath, flags);
+}
+
+SYSCALL_DEFINE1(close, int, fd)
+{
+	struct files *fs = cur_files();
+	struct file *f = fd_file(fd);
+
+	if (!f)
+		return -EBADF;
+	fs->fd[fd] = NULL;
+	set_cloexec(fs, fd, false);
+	file_put(f);
+	return 0;
+}
+
+/* --- read and write --- */
+
+/* Copies n bytes to user space a page at a time: what got there, or -EFAULT if nothing. */
+static long copy_out(u32 ubuf, const char *src, u32 n)
+{
+	u32 done = 0;
+
+	while (done < n) {
+		u32 room = PAGE_SIZE - ((ubuf + done) & (PAGE_SIZE - 1));
+		u32 step = n - done < room ? n - done : room;
+
+		if (copy_to_user(ubuf + done, src + done, step))
+			return done ? (long)done : -EFAULT;
+		done += step;
+	}
+	return (long)done;
+}
+
+/* The bytes of a file held in memory (a ramfs file, a /proc snapshot), from f->pos. */
+static long read_mem(struct file *f, const char *data, u32 size, u32 ubuf, u32 len)
+{
+	long n;
+
+	if (f->pos >= size)
+		return 0;
+	if (len > size - f->pos)
+		len = size - (u32)f->pos;
+	n = copy_out(ubuf, data + f->pos, len);
+	if (n > 0)
+		f->pos += (u64)n;
+	return n;
+}
+
+static bool user_range_ok(u32 ubuf, u32 len)
+{
+	return ubuf <= USER_TOP && len <= USER_TOP - ubuf;
+}
+
+static long file_read(struct file *f, u32 ubuf, u32 len)
+{
+	if ((f->flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	if (len > MAX_RW_COUNT)
+		len = MAX_RW_COUNT;
+	if (!user_range_ok(ubuf, len))
+		return -EFAULT;
+	if (vnode_is_dir(&f->vn))
+		return -EISDIR;
+	switch (f->vn.kind) {
+	case VN_CONSOLE:
+		return console_read(f, ubuf, len);
+	case VN_PROC:
+		return read_mem(f, f->snap, f->snap_len, ubuf, len);
+	case VN_RAMFS:
+		return read_mem(f, f->vn.rn->data, f->vn.rn->size, ubuf, len);
+	default:
+		return -EINVAL;
+	}
+}
+
+static long file_write(struct file *f, u32 ubuf, u32 len)
+{
+	if ((f->flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (len > MAX_RW_COUNT)
+		len = MAX_RW_COUNT;
+	if (!user_range_ok(ubuf, len))
+		return -EFAULT;
+	if (f->vn.kind != VN_CONSOLE)
+		return -EBADF; /* nothing else can be open for writing */
+	return console_write(f, ubuf, len);
+}
+
+SYSCALL_DEFINE3(read, int, fd, u32, ubuf, u32, len)
+{
+	struct file *f = fd_io_file(fd);
+
+	return f ? file_read(f, ubuf, len) : -EBADF;
+}
+
+SYSCALL_DEFINE3(write, int, fd, u32, ubuf, u32, len)
+{
+	struct file *f = fd_io_file(fd);
+
+	return f ? file_write(f, ubuf, len) : -EBADF;
+}
+
+/*
+ * The iovecs of readv/writev, copied in a few at a time: checked first
+ * (-EFAULT, -EINVAL before anything moves, as Linux), then transferred;
+ * a short transfer ends the call.
+ */
+static long iov_check(u32 uiov, u32 cnt)
+{
+	struct iovec_abi iov[IOV_STEP];
+
+	if (cnt > UIO_MAXIOV)
+		return -EINVAL;
+	for (u32 i = 0; i < cnt; i += IOV_STEP) {
+		u32 n = cnt - i < IOV_STEP ? cnt - i : IOV_STEP;
+
+		if (copy_from_user(iov, uiov + i * sizeof(*iov), n * sizeof(*iov)))
+			return -EFAULT;
+		for (u32 k = 0; k < n; k++)
+			if ((s32)iov[k].len < 0)
+				return -EINVAL;
+	}
+	return 0;
+}
+
+static long do_rw_vec(int fd, u32 uiov, u32 cnt, bool write)
+{
+	struct file *f = fd_io_file(fd);
+	struct iovec_abi iov;
+	long done = 0, ret;
+
+	if (!f)
+		return -EBADF;
+	ret = iov_check(uiov, cnt);
+	if (ret)
+		return ret;
+	for (u32 i = 0; i < cnt; i++) {
+		if (copy_from_user(&iov, uiov + i * sizeof(iov), sizeof(iov)))
+			return done ? done : -EFAULT;
+		if (iov.len > MAX_RW_COUNT - (u32)done)
+			iov.len = MAX_RW_COUNT - (u32)done;
+		if (!iov.len)
+			continue;
+		ret = write ? file_write(f, iov.base, iov.len) : file_read(f, iov.base, iov.len);
+		if (ret < 0)
+			return done ? done : ret;
+		done += ret;
+		/* A tty read is one read: a line, not a wait for more to fill the next iovec. */
+		if ((u32)ret < iov.len || (!write && f->vn.kind == VN_CONSOLE))
+			break;
+	}
+	return done;
+}
+
+SYSCALL_DEFINE3(readv, int, fd, u32, uiov, u32, cnt)
+{
+	return do_rw_vec(fd, uiov, cnt, false);
+}
+
+SYSCALL_DEFINE3(writev, int, fd, u32, uiov, u32, cnt)
+{
+	return do_rw_vec(fd, uiov, cnt, true);
+}
+
+/* --- seeking --- */
+
+/* A regular file's or snapshot's size, for SEEK_END; -1 for what cannot seek from its end. */
+static s64 seek_size(const struct file *f)
+{
+	if (f->vn.kind == VN_RAMFS && !vnode_is_dir(&f->vn))
+		return f->vn.rn->size;
+	return -1;
+}
+
+static s64 file_seek(struct file *f, s64 off, u32 whence)
+{
+	s64 size = seek_size(f), pos;
+
+	if (f->vn.kind == VN_CONSOLE)
+		return -ESPIPE;
+	switch (whence) {
+	case SEEK_SET:
+		pos = off;
+		break;
+	case SEEK_CUR:
+		pos = (s64)f->pos + off;
+		break;
+	case SEEK_END:
+		if (size < 0)
+			return -EINVAL; /* as Linux's directories and seq_files */
+		pos = size + off;
+		break;
+	case SEEK_DATA:
+	case SEEK_HOLE:
+		if (size < 0)
+			return -EINVAL;
+		if (off < 0 || off >= size)
+			return -ENXIO;
+		pos = whence == SEEK_DATA ? off : size;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (pos < 0)
+		return -EINVAL;
+	f->pos = (u64)pos;
+	f->dir_cursor = NULL; /* a directory's listing restarts from its new place */
+	return pos;
+}
+
+SYSCALL_DEFINE3(lseek, int, fd, s32, off, u32, whence)
+{
+	struct file *f = fd_io_file(fd);
+	s64 pos;
+
+	if (!f)
+		return -EBADF;
+	pos = file_seek(f, off, whence);
+	if (pos > 0x7fffffff)
+		return -EOVERFLOW;
+	return (long)pos;
+}
+
+SYSCALL_DEFINE5(_llseek, int, fd, u32, hi, u32, lo, u32, uresult, u32, whence)
+{
+	struct file *f = fd_io_file(fd);
+	s64 pos;
+
+	if (!f)
+		return -EBADF;
+	pos = file_seek(f, (s64)((u64)hi << 32 | lo), whence);
+	if (pos < 0)
+		return (long)pos;
+	return copy_to_user(uresult, &pos, sizeof(pos)) ? -EFAULT : 0;
+}
+
+/* --- descriptors: dup, fcntl, ioctl --- */
+
+static long dup_from(int fd, int min, bool cloexec)
+{
+	struct file *f = fd_file(fd);
+
+	if (!f)
+		return -EBADF;
+	if (min < 0 || min >= NR_OPEN)
+		return -EINVAL;
+	file_get(f);
+	return fd_install(f, min, cloexec);
+}
+
+SYSCALL_DEFINE1(dup, int, fd)
+{
+	return dup_from(fd, 0, false);
+}
+
+SYSCALL_DEFINE2(dup2, int, oldfd, int, newfd)
+{
+	struct files *fs = cur_files();
+	struct file *f = fd_file(oldfd), *old;
+
+	if (!f || newfd < 0 || newfd >= NR_OPEN)
+		return -EBADF;
+	if (oldfd == newfd)
+		return newfd;
+	file_get(f);
+	old = fs->fd[newfd];
+	fs->fd[newfd] = f;
+	set_cloexec(fs, newfd, false);
+	if (old)
+		file_put(old);
+	return newfd;
+}
+
+SYSCALL_DEFINE3(fcntl64, int, fd, u32, cmd, u32, arg)
+{
+	struct files *fs = cur_files();
+	struct file *f = fd_file(fd);
+
+	if (!f)
+		return -EBADF;
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		return dup_from(fd, (int)arg, cmd == F_DUPFD_CLOEXEC);
+	case F_GETFD:
+		return fs->cloexec >> fd & 1 ? FD_CLOEXEC : 0;
+	case F_SETFD:
+		set_cloexec(fs, fd, arg & FD_CLOEXEC);
+		return 0;
+	case F_GETFL:
+		return (long)f->flags;
+	case F_SETFL:
+		if (f->flags & O_PATH)
+			return -EBADF;
+		f->flags = (f->flags & ~(u32)SETFL_MASK) | (arg & SETFL_MASK);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+SYSCALL_DEFINE3(ioctl, int, fd, u32, cmd, u32, arg)
+{
+	struct file *f = fd_io_file(fd);
+
+	if (!f)
+		return -EBADF;
+	if (cmd == FIOCLEX || cmd == FIONCLEX) {
+		set_cloexec(cur_files(), fd, cmd == FIOCLEX);
+		return 0;
+	}
+	if (f->vn.kind == VN_CONSOLE)
+		return console_ioctl(f, cmd, arg);
+	return -ENOTTY;
+}
+
+/* --- directories --- */
+
+/* One record of getdents or getdents64 into rec; its length. */
+static u32 make_dirent(bool d64, const struct vfs_dirent *de, u32 next, char *rec)
+{
+	u32 nlen = (u32)strlen(de->name), reclen;
+
+	if (d64) {
+		struct dirent64_abi *d = (struct dirent64_abi *)rec;
+
+		reclen = (u32)(__builtin_offsetof(struct dirent64_abi, d_name) + nlen + 1 + 7) & ~7u;
+		memset(rec, 0, reclen);
+		d->d_ino = de->ino;
+		d->d_off = next;
+		d->d_reclen = (u16)reclen;
+		d->d_type = de->type;
+		memcpy(d->d_name, de->name, nlen);
+	} else {
+		struct dirent_abi *d = (struct dirent_abi *)rec;
+
+		/* The name, its NUL, then d_type in the last byte. */
+		reclen = (u32)(__builtin_offsetof(struct dirent_abi, d_name) + nlen + 2 + 3) & ~3u;
+		memset(rec, 0, reclen);
+		d->d_ino = de->ino;
+		d->d_off = next;
+		d->d_reclen = (u16)reclen;
+		memcpy(d->d_name, de->name, nlen);
+		rec[reclen - 1] = (char)de->type;
+	}
+	return reclen;
+}
+
+static long do_getdents(int fd, u32 udirp, u32 count, bool d64)
+{
+	char rec[__builtin_offsetof(struct dirent64_abi, d_name) + RAMFS_NAME_MAX + 16];
+	struct file *f = fd_io_file(fd);
+	struct vfs_dirent de;
+	u32 used = 0;
+
+	if (!f)
+		return -EBADF;
+	if (!vnode_is_dir(&f->vn))
+		return -ENOTDIR;
+	if (f->dir_index != f->pos)
+		f->dir_cursor = NULL;
+	for (;;) {
+		const void *before = f->dir_cursor;
+		u32 len;
+
+		if (!vfs_dirent(&f->vn, (u32)f->pos, &f->dir_cursor, &de))
+			break;
+		len = make_dirent(d64, &de, (u32)f->pos + 1, rec);
+		if (len > count - used || copy_to_user(udirp + used, rec, len)) {
+			/* This entry comes first next time. */
+			bool fault = len <= count - used;
+
+			f->dir_cursor = before;
+			f->dir_index = (u32)f->pos;
+			if (used)
+				return used;
+			return fault ? -EFAULT : -EINVAL;
+		}
+		used += len;
+		f->pos++;
+		f->dir_index = (u32)f->pos;
+	}
+	f->dir_index = (u32)f->pos;
+	return used;
+}
+
+SYSCALL_DEFINE3(getdents, int, fd, u32, udirp, u32, count)
+{
+	return do_getdents(fd, udirp, count, false);
+}
+
+SYSCALL_DEFINE3(getdents64, int, fd, u32, udirp, u32, count)
+{
+	return do_getdents(fd, udirp, count, true);
+}
+
+SYSCALL_DEFINE2(getcwd, u32, ubuf, u32, size)
+{
+	struct proc *p = proc_current();
+	const char *cwd = p && p->cwd[0] ? p->cwd : "/";
+	u32 len = (u32)strlen(cwd) + 1;
+
+	if (size < len)
+		return -ERANGE;
+	return copy_to_user(ubuf, cwd, len) ? -EFAULT : (long)len;
+}
+
+SYSCALL_DEFINE1(chdir, u32, upath)
+{
+	struct proc *p = proc_current();
+	char path[VFS_CWD_MAX];
+	struct vnode v;
+	int ret;
+
+	if (!p)
+		return -ESRCH;
+	ret = user_lookup(AT_FDCWD, upath, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, false, &v);
+	if (ret)
+		return ret;
+	ret = vfs_path(&v, path, sizeof(path));
+	if (ret < 0)
+		return ret;
+	memcpy(p->cwd, path, (u32)ret + 1);
+	return 0;
+}
+
+/* --- stat --- */
+
+static long put_stat64(const struct vnode *v, u32 ubuf)
+{
+	struct stat64_abi s;
+	struct kstat st;
+
+	vfs_stat(v, &st);
+	memset(&s, 0, sizeof(s));
+	s.st_dev = st.dev;
+	s.st_ino32 = st.ino;
+	s.st_ino = st.ino;
+	s.st_mode = st.mode;
+	s.st_nlink = st.nlink;
+	s.st_uid = st.uid;
+	s.st_gid = st.gid;
+	s.st_rdev = st.rdev;
+	s.st_size = (s64)st.size;
+	s.st_blksize = st.blksize;
+	s.st_blocks = st.blocks;
+	s.st_atime = s.st_mtime = s.st_ctime = (u32)st.mtime;
+	return copy_to_user(ubuf, &s, sizeof(s)) ? -EFAULT : 0;
+}
+
+static long stat_at(int dirfd, u32 upath, u32 ubuf, u32 flags)
+{
+	struct vnode v;
+	int ret;
+
+	if (flags & ~(u32)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT))
+		return -EINVAL;
+	ret = user_lookup(dirfd, upath, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW,
+			  flags & AT_EMPTY_PATH, &v);
+	return ret ? ret : put_stat64(&v, ubuf);
+}
+
+SYSCALL_DEFINE2(stat64, u32, upath, u32, ubuf)
+{
+	return stat_at(AT_FDCWD, upath, ubuf, 0);
+}
+
+SYSCALL_DEFINE2(lstat64, u32, upath, u32, ubuf)
+{
+	return stat_at(AT_FDCWD, upath, ubuf, AT_SYMLINK_NOFOLLOW);
+}
+
+SYSCALL_DEFINE2(fstat64, int, fd, u32, ubuf)
+{
+	struct file *f = fd_file(fd);
+
+	return f ? put_stat64(&f->vn, ubuf) : -EBADF;
+}
+
+SYSCALL_DEFINE4(fstatat64, int, dirfd, u32, upath, u32, ubuf, u32, flags)
+{
+	return stat_at(dirfd, upath, ubuf, flags);
+}
+
+static void statx_fill(const struct kstat *st, struct statx_abi *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->stx_mask = STATX_BASIC_STATS;
+	x->stx_blksize = st->blksize;
+	x->stx_nlink = st->nlink;
+	x->stx_uid = st->uid;
+	x->stx_gid = st->gid;
+	x->stx_mode = (u16)st->mode;
+	x->stx_ino = st->ino;
+	x->stx_size = st->size;
+	x->stx_blocks = st->blocks;
+	x->stx_atime.tv_sec = x->stx_ctime.tv_sec = x->stx_mtime.tv_sec = st->mtime;
+	/* new_encode_dev() undone: major in bits 8-19, minor in 0-7 and 20-31 */
+	x->stx_rdev_major = (st->rdev >> 8) & 0xfff;
+	x->stx_rdev_minor = (st->rdev & 0xff) | (st->rdev >> 12 & ~0xffu);
+	x->stx_dev_major = (st->dev >> 8) & 0xfff;
+	x->stx_dev_minor = (st->dev & 0xff) | (st->dev >> 12 & ~0xffu);
+}
+
+SYSCALL_DEFINE5(statx, int, dirfd, u32, upath, u32, flags, u32, mask, u32, ubuf)
+{
+	struct statx_abi x;
+	struct kstat st;
+	struct vnode v;
+	int ret;
+
+	if (flags & ~(u32)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT |
+			   AT_STATX_SYNC_TYPE))
+		return -EINVAL;
+	if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (mask & STATX__RESERVED))
+		return -EINVAL;
+	ret = user_lookup(dirfd, upath, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW,
+			  flags & AT_EMPTY_PATH, &v);
+	if (ret)
+		return ret;
+	vfs_stat(&v, &st);
+	statx_fill(&st, &x);
+	return copy_to_user(ubuf, &x, sizeof(x)) ? -EFAULT : 0;
+}
+
+/* --- links and permissions --- */
+
+static long do_readlink(int dirfd, u32 upath, u32 ubuf, s32 size)
+{
+	char tmp[VFS_LINK_TMP];
+	const char *target;
+	struct vnode v;
+	int ret, len;
+
+	if (size <= 0)
+		return -EINVAL;
+	ret = user_lookup(dirfd, upath, 0, false, &v);
+	if (ret)
+		return ret;
+	len = vfs_link_target(&v, &target, tmp);
+	if (len < 0)
+		return len;
+	if ((u32)len > (u32)size)
+		len = size;
+	return copy_to_user(ubuf, target, (u32)len) ? -EFAULT : len;
+}
+
+SYSCALL_DEFINE3(readlink, u32, upath, u32, ubuf, s32, size)
+{
+	return do_readlink(AT_FDCWD, upath, ubuf, size);
+}
+
+SYSCALL_DEFINE4(readlinkat, int, dirfd, u32, upath, u32, ubuf, s32, size)
+{
+	return do_readlink(dirfd, upath, ubuf, size);
+}
+
+/* As root (every process here is): write needs a writable file system, execute an x bit. */
+static long access_check(const struct vnode *v, u32 mode)
+{
+	struct kstat st;
+
+	if ((mode & W_OK) && v->kind == VN_RAMFS && (v->rn->mode & S_IFMT) != S_IFCHR)
+		return -EROFS;
+	if (!(mode & X_OK) || vnode_is_dir(v))
+		return 0;
+	vfs_stat(v, &st);
+	return st.mode & 0111 ? 0 : -EACCES;
+}
+
+static long do_access(int dirfd, u32 upath, u32 mode, u32 flags)
+{
+	struct vnode v;
+	int ret;
+
+	if (mode & ~(u32)(R_OK | W_OK | X_OK))
+		return -EINVAL;
+	if (flags & ~(u32)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	ret = user_lookup(dirfd, upath, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW,
+			  flags & AT_EMPTY_PATH, &v);
+	return ret ? ret : access_check(&v, mode);
+}
+
+SYSCALL_DEFINE2(access, u32, upath, u32, mode)
+{
+	return do_access(AT_FDCWD, upath, mode, 0);
+}
+
+SYSCALL_DEFINE3(faccessat, int, dirfd, u32, upath, u32, mode)
+{
+	return do_access(dirfd, upath, mode, 0);
+}
+
+SYSCALL_DEFINE4(faccessat2, int, dirfd, u32, upath, u32, mode, u32, flags)
+{
+	return do_access(dirfd, upath, mode, flags);
+}

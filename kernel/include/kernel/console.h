@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The console as a character device (kernel/console.c): output to the
+ * serial port, input from its receive interrupt into a ring. User programs
+ * reach it through descriptors 0-2 (a tty with a termios and a window
+ * size); the kernel's shell reads it with console_getc().
+ */
+#ifndef KERNEL_CONSOLE_H
+#define KERNEL_CONSOLE_H
+
+/* Starts taking bytes from the serial port into the ring; once is enough, more is harmless. */
+void console_init(void);
+
+/* The next byte typed, waiting (uninterruptibly) until there is one. */
+char console_getc(void);
+
+#endif

@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: MIT
+/*
+ * /proc, in Linux's formats, so that BusyBox's ps, top, free and uptime
+ * (and anything else that reads /proc) run unmodified.
+ *
+ * Every value that Linux gives in clock ticks is in USER_HZ ticks (100 on
+ * i386), converted from the nanosecond accounting with nsecs_to_clock_t(),
+ * never from jiffies: whatever HZ the kernel runs at, a program reads the
+ * same numbers. A file's content is made when it is opened (vfs.c keeps it
+ * with the open file), so reads at any offset see one consistent snapshot,
+ * as a program reading in pieces expects.
+ */
+#include "vfs-internal.h"
+#include <kernel/errno.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/string.h>
+#include <kernel/user.h>
+#include <kernel/mm.h>
+#include <dynhz/printk.h>
+#include <dynhz/timekeeping.h>
+#include <dynhz/jiffies.h>
+#include <dynhz/timer.h>
+#include <dynhz/tick.h>
+#include <dynhz/port.h>
+
+/* The signals engineer's realtime clock: the boot time in Unix seconds, 0 until it exists. */
+extern u64 realtime_boot_seconds(void) __attribute__((weak));
+
+/* The entries of /proc: the top directory's, then each /proc/<pid>'s. */
+enum pent {
+	PE_ROOT,
+	PE_SELF,
+	PE_UPTIME,
+	PE_STAT,
+	PE_MEMINFO,
+	PE_LOADAVG,
+	PE_VERSION,
+	PE_MOUNTS,
+	PE_PIDDIR, /* /proc/<pid> */
+	PE_PID_STAT,
+	PE_PID_STATM,
+	PE_PID_STATUS,
+	PE_PID_CMDLINE,
+	PE_PID_COMM,
+	PE_PID_EXE,
+	PE_PID_CWD,
+	PE_COUNT
+};
+
+#define FIRST_TOP PE_SELF     /* listed in /proc */
+#define LAST_TOP  PE_MOUNTS
+#define FIRST_PID PE_PID_STAT /* listed in /proc/<pid> */
+#define LAST_PID  PE_PID_CWD
+
+/* Output into a /proc file's buffer: what does not fit is cut, never overrun. */
+struct out {
+	char *buf;
+	u32 len;
+};
+
+static void out_printf(struct out *o, const char *fmt, ...) DZ_PRINTF(2, 3);
+static void out_printf(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = dz_vsnprintf(o->buf + o->len, PROCFS_BUF_SIZE - o->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (u32)n < PROCFS_BUF_SIZE - o->len ? (u32)n : PROCFS_BUF_SIZE - 1 - o->len;
+}
+
+static unsigned long clock_ticks(u64 ns)
+{
+	return dz_uclock_ticks(nsecs_to_clock_t(ns));
+}
+
+static u64 boot_seconds(void)
+{
+	return realtime_boot_seconds ? realtime_boot_seconds() : 0;
+}
+
+/* --- the load average, as Linux's calc_load(): fixed point, sampled every 5 s --- */
+
+#define FSHIFT	 11
+#define FIXED_1	 (1UL << FSHIFT)
+#define EXP_1	 1884 /* FIXED_1 / exp(5 s / 1 min) */
+#define EXP_5	 2014
+#define EXP_15	 2037
+#define LOAD_MS	 5000
+
+static unsigned long avenrun[3];
+static struct timer_list load_timer;
+
+static unsigned long calc_load(unsigned long load, unsigned long exp, unsigned long active)
+{
+	unsigned long n = load * exp + active * (FIXED_1 - exp);
+
+	if (active >= load)
+		n += FIXED_1 - 1; /* rounds towards the new value, as Linux */
+	return n / FIXED_1;
+}
+
+static bool proc_runnable(const struct proc *p)
+{
+	return p->state == PROC_RUNNING && p->thread &&
+	       (p->thread->state == TASK_RUNNING || p->thread->state == TASK_UNINTERRUPTIBLE);
+}
+
+/* Processes running or in an uninterruptible wait, as Linux counts for the load. */
+static unsigned int count_active(unsigned int *total, int *last_pid)
+{
+	struct proc *ps[PROC_MAX];
+	unsigned int n = proc_list(ps, PROC_MAX), active = 0;
+
+	*total = 0;
+	*last_pid = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		if (ps[i]->state == PROC_RUNNING)
+			(*total)++;
+		if (proc_runnable(ps[i]))
+			active++;
+		if (ps[i]->pid > *last_pid)
+			*last_pid = ps[i]->pid;
+	}
+	return active;
+}
+
+/* The timer: the tick interrupt, so the sample is the processes that wait for the CPU or run. */
+static void load_sample(struct timer_list *t)
+{
+	unsigned int total;
+	int last;
+	unsigned long active = (unsigned long)count_active(&total, &last) << FSHIFT;
+
+	avenrun[0] = calc_load(avenrun[0], EXP_1, active);
+	avenrun[1] = calc_load(avenrun[1], EXP_5, active);
+	avenrun[2] = calc_load(avenrun[2], EXP_15, active);
+	mod_timer(t, jiffies + msecs_to_jiffies(LOAD_MS) + 1);
+}
+
+void procfs_init(void)
+{
+	avenrun[0] = avenrun[1] = avenrun[2] = 0;
+	timer_setup(&load_timer, load_sample, 0);
+	mod_timer(&load_timer, jiffies + msecs_to_jiffies(LOAD_MS) + 1);
+}
+
+/* --- the top files --- */
+
+/* Seconds and hundredths, as Linux prints /proc/uptime. */
+static void out_centis(struct out *o, u64 ns, const char *end)
+{
+	out_printf(o, "%lu.%02lu%s", (unsigned long)(ns / 1000000000u),
+		   (unsigned long)(ns % 1000000000u / 10000000u), end);
+}
+
+static int gen_uptime(struct out *o)
+{
+	struct cpu_times ct;
+
+	cpu_times_read(&ct);
+	out_centis(o, ktime_get_ns(), " ");
+	out_centis(o, ct.idle_ns, "\n");
+	return 0;
+}
+
+static void cpu_line(struct out *o, const char *name, const struct cpu_times *ct)
+{
+	out_printf(o, "%s %lu 0 %lu %lu 0 0 0 0 0 0\n", name, clock_ticks(ct->user_ns),
+		   clock_ticks(ct->system_ns), clock_ticks(ct->idle_ns));
+}
+
+static int gen_stat(struct out *o)
+{
+	struct proc *ps[PROC_MAX];
+	unsigned int n = proc_list(ps, PROC_MAX), running = 0, blocked = 0;
+	struct cpu_times ct;
+	int last = 0;
+
+	cpu_times_read(&ct);
+	for (unsigned int i = 0; i < n; i++) {
+		if (ps[i]->state == PROC_RUNNING && ps[i]->thread) {
+			running += ps[i]->thread->state == TASK_RUNNING;
+			blocked += ps[i]->thread->state == TASK_UNINTERRUPTIBLE;
+		}
+		if (ps[i]->pid > last)
+			last = ps[i]->pid;
+	}
+	cpu_line(o, "cpu ", &ct);
+	cpu_line(o, "cpu0", &ct);
+	/* Only the timer's interrupts are counted: the total, then IRQ 0's. */
+	out_printf(o, "intr %llu %llu\n", (unsigned long long)dz_tick_count(),
+		   (unsigned long long)dz_tick_count());
+	out_printf(o, "ctxt %llu\n", (unsigned long long)sched_context_switches());
+	out_printf(o, "btime %llu\n", (unsigned long long)boot_seconds());
+	/* Pids are handed out in order and never reused: the last one counts the forks. */
+	out_printf(o, "processes %d\n", last);
+	out_printf(o, "procs_running %u\nprocs_blocked %u\n", running, blocked);
+	out_printf(o, "softirq 0 0 0 0 0 0 0 0 0 0 0\n");
+	return 0;
+}
+
+static void mem_line(struct out *o, const char *name, unsigned long kb)
+{
+	out_printf(o, "%-16s%8lu kB\n", name, kb);
+}
+
+static int gen_meminfo(struct out *o)
+{
+	static const char *const zeros[] = {
+		"SwapCached:", "Active:",   "Inactive:",     "SwapTotal:",	 "SwapFree:",
+		"Dirty:",      "Writeback:", "AnonPages:",   "Mapped:",	 "Shmem:",
+		"KReclaimable:", "Slab:",   "SReclaimable:", "SUnreclaim:", "PageTables:",
+	};
+	struct page_stats ps;
+	unsigned long kb = PAGE_SIZE / 1024;
+
+	page_stats_read(&ps);
+	mem_line(o, "MemTotal:", ps.total * kb);
+	mem_line(o, "MemFree:", ps.free * kb);
+	mem_line(o, "MemAvailable:", ps.free * kb);
+	mem_line(o, "Buffers:", 0);
+	/* The initramfs is memory the root's files live in: a page cache that never shrinks. */
+	mem_line(o, "Cached:", 0);
+	for (unsigned int i = 0; i < sizeof(zeros) / sizeof(zeros[0]); i++)
+		mem_line(o, zeros[i], 0);
+	mem_line(o, "KernelStack:", ps.kernel * kb);
+	mem_line(o, "CommitLimit:", ps.total * kb);
+	mem_line(o, "Committed_AS:", (ps.total - ps.free) * kb);
+	return 0;
+}
+
+static void out_load(struct out *o, unsigned long x, const char *end)
+{
+	out_printf(o, "%lu.%02lu%s", x >> FSHIFT, ((x & (FIXED_1 - 1)) * 100) >> FSHIFT, end);
+}
+
+static int gen_loadavg(struct out *o)
+{
+	unsigned int total;
+	int last;
+	unsigned int active = count_active(&total, &last);
+
+	out_load(o, avenrun[0], " ");
+	out_load(o, avenrun[1], " ");
+	out_load(o, avenrun[2], " ");
+	out_printf(o, "%u/%u %d\n", active, total, last);
+	return 0;
+}
+
+static int gen_version(struct out *o)
+{
+	out_printf(o, "Linux version 6.1.0-dynhz (dynhz reference kernel, i386, USER_HZ=%u) #1\n",
+		   (unsigned int)USER_HZ);
+	return 0;
+}
+
+static int gen_mounts(struct out *o)
+{
+	out_printf(o, "rootfs / rootfs ro 0 0\nproc /proc proc rw,nosuid,nodev,noexec 0 0\n");
+	return 0;
+}
+
+/* --- a process's files --- */
+
+static char state_char(const struct proc *p)
+{
+	if (p->state == PROC_ZOMBIE)
+		return 'Z';
+	if (!p->thread || p->thread->state == TASK_RUNNING)
+		return 'R';
+	return p->thread->state == TASK_UNINTERRUPTIBLE ? 'D' : 'S';
+}
+
+static const char *state_name(char c)
+{
+	switch (c) {
+	case 'R':
+		return "R (running)";
+	case 'S':
+		return "S (sleeping)";
+	case 'D':
+		return "D (disk sleep)";
+	default:
+		return "Z (zombie)";
+	}
+}
+
+/* The areas of p's memory, in pages: all, the executable ones, the writable ones. */
+struct mm_pages {
+	unsigned long size, text, data, stack;
+	u32 code_start, code_end;
+};
+
+static void mm_pages(const struct proc *p, struct mm_pages *m)
+{
+	*m = (struct mm_pages){ 0 };
+	for (u32 i = 0; i < p->mm.nvmas && i < MM_MAX_VMAS; i++) {
+		const struct vma *v = &p->mm.vmas[i];
+		unsigned long n = (v->end - v->start) / PAGE_SIZE;
+
+		m->size += n;
+		if (v->prot & VM_GROWSDOWN)
+			m->stack += n;
+		else if (v->prot & VM_EXEC)
+			m->text += n;
+		else if (v->prot & VM_WRITE)
+			m->data += n;
+		if ((v->prot & VM_EXEC) && !m->code_end) {
+			m->code_start = v->start;
+			m->code_end = v->end;
+		}
+	}
+}
+
+/* Signal masks for stat and status: ignored and caught, by their actions. */
+static void sig_masks(const struct proc *p, u64 *ign, u64 *catch)
+{
+	*ign = *catch = 0;
+	for (int i = 0; i < NSIG; i++) {
+		u32 h = p->sig.action[i].handler;
+
+		if (h == 1)
+			*ign |= 1ULL << i;
+		else if (h > 1)
+			*catch |= 1ULL << i;
+	}
+}
+
+/* comm without a NUL inside PROC_COMM_LEN is still printed bounded. */
+static const char *comm_of(const struct proc *p, char *buf)
+{
+	memcpy(buf, p->comm, PROC_COMM_LEN - 1);
+	buf[PROC_COMM_LEN - 1] = '\0';
+	return buf;
+}
+
+static void stat_times(struct out *o, struct proc *p)
+{
+	u64 ut = 0, st = 0;
+
+	if (p->state == PROC_RUNNING)
+		proc_cputime_ns(p, &ut, &st);
+	else
+		ut = p->utime_ns, st = p->stime_ns;
+	/* utime stime cutime cstime priority nice num_threads itrealvalue starttime */
+	out_printf(o, "%lu %lu %ld %ld 20 0 1 0 %llu ", clock_ticks(ut), clock_ticks(st),
+		   (long)clock_ticks(p->cutime_ns), (long)clock_ticks(p->cstime_ns),
+		   (unsigned long long)clock_ticks(p->start_ns));
+}
+
+/* /proc/<pid>/stat: the 52 fields, in Linux's order (proc(5)). */
+static int gen_pid_stat(struct out *o, struct proc *p)
+{
+	char comm[PROC_COMM_LEN];
+	struct mm_pages m;
+	u64 ign, catch;
+	char s = state_char(p);
+
+	mm_pages(p, &m);
+	sig_masks(p, &ign, &catch);
+	/* pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt */
+	out_printf(o, "%d (%s) %c %d %d %d %u %d %u %lu 0 0 0 ", p->pid, comm_of(p, comm), s,
+		   p->ppid, p->pgid, p->sid, (CONSOLE_MAJ << 8) | CONSOLE_MIN, p->pgid, 0x400000u,
+		   (unsigned long)p->minflt);
+	stat_times(o, p);
+	/* vsize rss rsslim startcode endcode startstack kstkesp kstkeip */
+	out_printf(o, "%lu %lu %lu %lu %lu %lu 0 0 ", m.size * PAGE_SIZE,
+		   (unsigned long)p->mm.rss, 4294967295UL, (unsigned long)m.code_start,
+		   (unsigned long)m.code_end, (unsigned long)p->mm.stack_top);
+	/* signal blocked sigignore sigcatch wchan nswap cnswap exit_signal processor */
+	out_printf(o, "%lu %lu %lu %lu 0 0 0 17 0 ", (unsigned long)p->sig.pending,
+		   (unsigned long)p->sig.blocked, (unsigned long)ign, (unsigned long)catch);
+	/* rt_priority policy delayacct_blkio_ticks guest_time cguest_time */
+	out_printf(o, "0 0 0 0 0 ");
+	/* start_data end_data start_brk arg_start arg_end env_start env_end exit_code */
+	out_printf(o, "0 0 %lu 0 0 0 0 %d\n", (unsigned long)p->mm.brk_start,
+		   p->state == PROC_ZOMBIE ? p->exit_status : 0);
+	return 0;
+}
+
+static int gen_pid_statm(struct out *o, struct proc *p)
+{
+	struct mm_pages m;
+
+	mm_pages(p, &m);
+	/* size resident shared text lib data dt */
+	out_printf(o, "%lu %lu 0 %lu 0 %lu 0\n", m.size, (unsigned long)p->mm.rss, m.text,
+		   m.data + m.stack);
+	return 0;
+}
+
+static void kb_line(struct out *o, const char *name, unsigned long pages)
+{
+	out_printf(o, "%s\t%8lu kB\n", name, pages * (PAGE_SIZE / 1024));
+}
+
+static int gen_pid_status(struct out *o, struct proc *p)
+{
+	char comm[PROC_COMM_LEN];
+	struct mm_pages m;
+	u64 ign, catch;
+
+	mm_pages(p, &m);
+	sig_masks(p, &ign, &catch);
+	out_printf(o, "Name:\t%s\nUmask:\t0022\nState:\t%s\n", comm_of(p, comm),
+		   state_name(state_char(p)));
+	out_printf(o, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", p->pid, p->pid,
+		   p->ppid);
+	out_printf(o, "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n", NR_OPEN);
+	kb_line(o, "VmPeak:", m.size);
+	kb_line(o, "VmSize:", m.size);
+	kb_line(o, "VmLck:", 0);
+	kb_line(o, "VmHWM:", p->mm.rss);
+	kb_line(o, "VmRSS:", p->mm.rss);
+	kb_line(o, "VmData:", m.data);
+	kb_line(o, "VmStk:", m.stack);
+	kb_line(o, "VmExe:", m.text);
+	kb_line(o, "VmLib:", 0);
+	kb_line(o, "VmSwap:", 0);
+	out_printf(o, "Threads:\t1\nSigQ:\t0/0\nSigPnd:\t%016llx\nShdPnd:\t0000000000000000\n",
+		   (unsigned long long)p->sig.pending);
+	out_printf(o, "SigBlk:\t%016llx\nSigIgn:\t%016llx\nSigCgt:\t%016llx\n",
+		   (unsigned long long)p->sig.blocked, (unsigned long long)ign,
+		   (unsigned long long)catch);
+	return 0;
+}
+
+static int gen_pid_cmdline(struct out *o, struct proc *p)
+{
+	u32 n = p->cmdline_len < PROC_CMDLINE_MAX ? p->cmdline_len : PROC_CMDLINE_MAX;
+
+	if (p->state == PROC_ZOMBIE)
+		return 0; /* as Linux: a zombie has no memory to read its argv from */
+	memcpy(o->buf, p->cmdline, n);
+	o->len = n;
+	return 0;
+}
+
+static int gen_pid_comm(struct out *o, struct proc *p)
+{
+	char comm[PROC_COMM_LEN];
+
+	out_printf(o, "%s\n", comm_of(p, comm));
+	return 0;
+}
+
+/* --- the table --- */
+
+struct pent_info {
+	const char *name;
+	u32 mode;
+	int (*gen)(struct out *o);
+	int (*gen_pid)(struct out *o, struct proc *p);
+};
+
+static const struct pent_info pents[PE_COUNT] = {
+	[PE_ROOT] = { "proc", S_IFDIR | 0555, NULL, NULL },
+	[PE_SELF] = { "self", S_IFLNK | 0777, NULL, NULL },
+	[PE_UPTIME] = { "uptime", S_IFREG | 0444, gen_uptime, NULL },
+	[PE_STAT] = { "stat", S_IFREG | 0444, gen_stat, NULL },
+	[PE_MEMINFO] = { "meminfo", S_IFREG | 0444, gen_meminfo, NULL },
+	[PE_LOADAVG] = { "loadavg", S_IFREG | 0444, gen_loadavg, NULL },
+	[PE_VERSION] = { "version", S_IFREG | 0444, gen_version, NULL },
+	[PE_MOUNTS] = { "mounts", S_IFREG | 0444, gen_mounts, NULL },
+	[PE_PIDDIR] = { "", S_IFDIR | 0555, NULL, NULL },
+	[PE_PID_STAT] = { "stat", S_IFREG | 0444, NULL, gen_pid_stat },
+	[PE_PID_STATM] = { "statm", S_IFREG | 0444, NULL, gen_pid_statm },
+	[PE_PID_STATUS] = { "status", S_IFREG | 0444, NULL, gen_pid_status },
+	[PE_PID_CMDLINE] = { "cmdline", S_IFREG | 0444, NULL, gen_pid_cmdline },
+	[PE_PID_COMM] = { "comm", S_IFREG | 0644, NULL, gen_pid_comm },
+	[PE_PID_EXE] = { "exe", S_IFLNK | 0777, NULL, NULL },
+	[PE_PID_CWD] = { "cwd", S_IFLNK | 0777, NULL, NULL },
+};
+
+static struct proc *live_proc(int pid)
+{
+	struct proc *p = proc_find(pid);
+
+	return p && p->state != PROC_FREE ? p : NULL;
+}
+
+void procfs_root(struct vnode *out)
+{
+	*out = (struct vnode){ .kind = VN_PROC, .pent = PE_ROOT };
+}
+
+bool procfs_is_dir(const struct vnode *v)
+{
+	return (pents[v->pent].mode & S_IFMT) == S_IFDIR;
+}
+
+bool procfs_is_link(const struct vnode *v)
+{
+	return (pents[v->pent].mode & S_IFMT) == S_IFLNK;
+}
+
+static bool name_is(const char *s, u32 len, const char *name)
+{
+	u32 i;
+
+	for (i = 0; i < len && name[i] == s[i]; i++)
+		;
+	return i == len && !name[i];
+}
+
+/* A pid written as Linux accepts it in /proc: decimal, no sign, no leading zero. */
+static int parse_pid(const char *s, u32 len)
+{
+	int pid = 0;
+
+	if (!len || len > 9 || (s[0] == '0'))
+		return 0;
+	for (u32 i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		pid = pid * 10 + (s[i] - '0');
+	}
+	return pid;
+}
+
+int procfs_lookup(const struct vnode *dir, const char *name, u32 len, struct vnode *out)
+{
+	int first = dir->pent == PE_ROOT ? FIRST_TOP : FIRST_PID;
+	int last = dir->pent == PE_ROOT ? LAST_TOP : LAST_PID;
+	int pid;
+
+	if (dir->pid && !live_proc(dir->pid))
+		return -ENOENT; /* the process went away under its directory */
+	for (int e = first; e <= last; e++)
+		if (name_is(name, len, pents[e].name)) {
+			*out = (struct vnode){ .kind = VN_PROC, .pent = (u8)e, .pid = dir->pid };
+			return 0;
+		}
+	if (dir->pent != PE_ROOT)
+		return -ENOENT;
+	pid = parse_pid(name, len);
+	if (!pid || !live_proc(pid))
+		return -ENOENT;
+	*out = (struct vnode){ .kind = VN_PROC, .pent = PE_PIDDIR, .pid = pid };
+	return 0;
+}
+
+void procfs_parent(const struct vnode *v, struct vnode *out)
+{
+	if (v->pent == PE_ROOT)
+		vfs_root(out);
+	else if (v->pent == PE_PIDDIR || !v->pid)
+		procfs_root(out);
+	else
+		*out = (struct vnode){ .kind = VN_PROC, .pent = PE_PIDDIR, .pid = v->pid };
+}
+
+void procfs_stat(const struct vnode *v, struct kstat *st)
+{
+	struct proc *p = v->pid ? live_proc(v->pid) : NULL;
+	u64 t = boot_seconds();
+
+	if (p)
+		t += p->start_ns / 1000000000u;
+	*st = (struct kstat){
+		.ino = v->pid ? 0x10000u + (u32)v->pid * 32u + v->pent : 1u + v->pent,
+		.mode = pents[v->pent].mode,
+		.nlink = procfs_is_dir(v) ? 2 : 1,
+		.blksize = 1024,
+		.mtime = (s64)t,
+	};
+}
+
+/* A target kept in struct proc: it lives as long as the process. */
+static int proc_target(const char *s, const char **target)
+{
+	u32 n = 0;
+
+	while (n < VFS_CWD_MAX && s[n])
+		n++;
+	*target = s;
+	return (int)n;
+}
+
+int procfs_link_target(const struct vnode *v, const char **target, char *tmp)
+{
+	struct proc *p;
+
+	if (v->pent == PE_SELF) {
+		p = proc_current();
+		if (!p)
+			return -ENOENT; /* a kernel thread has no self */
+		*target = tmp;
+		return dz_snprintf(tmp, VFS_LINK_TMP, "%d", p->pid);
+	}
+	if (v->pent != PE_PID_EXE && v->pent != PE_PID_CWD)
+		return -EINVAL;
+	p = live_proc(v->pid);
+	if (!p || p->state == PROC_ZOMBIE)
+		return -ENOENT;
+	if (v->pent == PE_PID_CWD && !p->cwd[0])
+		return proc_target("/", target);
+	return proc_target(v->pent == PE_PID_EXE ? p->exe : p->cwd, target);
+}
+
+int procfs_path(const struct vnode *v, char *buf, u32 size)
+{
+	int n;
+
+	if (v->pent == PE_ROOT)
+		n = dz_snprintf(buf, size, "/proc");
+	else if (!v->pid)
+		n = dz_snprintf(buf, size, "/proc/%s", pents[v->pent].name);
+	else if (v->pent == PE_PIDDIR)
+		n = dz_snprintf(buf, size, "/proc/%d", v->pid);
+	else
+		n = dz_snprintf(buf, size, "/proc/%d/%s", v->pid, pents[v->pent].name);
+	return (u32)n < size ? n : -ENAMETOOLONG;
+}
+
+static void dirent_of(const struct vnode *v, const char *name, struct vfs_dirent *de)
+{
+	struct kstat st;
+	u32 i;
+
+	procfs_stat(v, &st);
+	for (i = 0; name[i] && i < RAMFS_NAME_MAX; i++)
+		de->name[i] = name[i];
+	de->name[i] = '\0';
+	de->ino = st.ino;
+	de->type = procfs_is_dir(v) ? DT_DIR : procfs_is_link(v) ? DT_LNK : DT_REG;
+}
+
+/* /proc lists its files, then one directory per process, by pid. */
+static int root_dirent(u32 index, struct vfs_dirent *de)
+{
+	struct proc *ps[PROC_MAX];
+	struct vnode v;
+	unsigned int n;
+	char num[12];
+
+	if (index <= LAST_TOP - FIRST_TOP) {
+		v = (struct vnode){ .kind = VN_PROC, .pent = (u8)(FIRST_TOP + index) };
+		dirent_of(&v, pents[v.pent].name, de);
+		return 1;
+	}
+	index -= LAST_TOP - FIRST_TOP + 1;
+	n = proc_list(ps, PROC_MAX);
+	if (index >= n)
+		return 0;
+	v = (struct vnode){ .kind = VN_PROC, .pent = PE_PIDDIR, .pid = ps[index]->pid };
+	dz_snprintf(num, sizeof(num), "%d", v.pid);
+	dirent_of(&v, num, de);
+	return 1;
+}
+
+int procfs_dirent(const struct vnode *dir, u32 index, struct vfs_dirent *de)
+{
+	struct vnode v;
+
+	if (dir->pent == PE_ROOT)
+		return root_dirent(index, de);
+	if (index > LAST_PID - FIRST_PID || !live_proc(dir->pid))
+		return 0;
+	v = (struct vnode){ .kind = VN_PROC, .pent = (u8)(FIRST_PID + index), .pid = dir->pid };
+	dirent_of(&v, pents[v.pent].name, de);
+	return 1;
+}
+
+/**
+ * procfs_generate() - the content of a /proc file, as it is now
+ * @v: the file
+ * @buf: PROCFS_BUF_SIZE bytes (what does not fit is cut)
+ *
+ * Return: its length, or -ENOENT when its process is gone.
+ */
+int procfs_generate(const struct vnode *v, char *buf)
+{
+	const struct pent_info *e = &pents[v->pent];
+	struct out o = { buf, 0 };
+	struct proc *p;
+	int ret;
+
+	buf[0] = '\0';
+	if (e->gen) {
+		ret = e->gen(&o);
+	} else if (e->gen_pid) {
+		p = live_proc(v->pid);
+		if (!p)
+			return -ENOENT;
+		ret = e->gen_pid(&o, p);
+	} else {
+		return -EINVAL;
+	}
+	return ret < 0 ? ret : (int)o.len;
+}
