@@ -143,7 +143,11 @@ static void load_sample(struct timer_list *t)
 
 void procfs_init(void)
 {
-	avenrun[0] = avenrun[1] = avenrun[2] = 0;
+	static bool started;
+
+	if (started)
+		return; /* the timer is pending: set up again, it would corrupt the wheel */
+	started = true;
 	timer_setup(&load_timer, load_sample, 0);
 	mod_timer(&load_timer, jiffies + msecs_to_jiffies(LOAD_MS) + 1);
 }
