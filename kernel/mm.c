@@ -180,17 +180,19 @@ int mm_remove_range(struct mm *mm, u32 start, u32 len)
 	return 0;
 }
 
-/* Every page of [start, end) is in some area. */
-static bool fully_mapped(const struct mm *mm, u32 start, u32 end)
+/* Where the areas from start on first leave a hole before end (end: none). */
+static u32 mapped_prefix(const struct mm *mm, u32 start, u32 end)
 {
-	for (u32 a = start; a < end;) {
+	u32 a = start;
+
+	while (a < end) {
 		const struct vma *v = mm_find_vma(mm, a);
 
 		if (!v)
-			return false;
+			return a;
 		a = v->end;
 	}
-	return true;
+	return end;
 }
 
 /* Rewrites the entries of the pages already there in [start, end) for prot. */
@@ -211,22 +213,24 @@ static void reprotect_pages(struct mm *mm, u32 start, u32 end, u32 prot)
 
 int mm_protect(struct mm *mm, u32 start, u32 len, u32 prot)
 {
-	u32 end;
+	u32 end, hole;
 	int err;
 
 	len = PAGE_ALIGN(len);
 	if (!range_ok(start, len))
 		return -EINVAL;
 	end = start + len;
-	if (!fully_mapped(mm, start, end))
+	/* As Linux: up to the first hole, then ENOMEM; nothing when the hole is first. */
+	hole = mapped_prefix(mm, start, end);
+	if (hole == start)
 		return -ENOMEM;
-	if ((err = split_at(mm, start)) || (err = split_at(mm, end)))
+	if ((err = split_at(mm, start)) || (err = split_at(mm, hole)))
 		return err;
 	for (u32 i = 0; i < mm->nvmas; i++)
-		if (mm->vmas[i].start >= start && mm->vmas[i].end <= end)
+		if (mm->vmas[i].start >= start && mm->vmas[i].end <= hole)
 			mm->vmas[i].prot = (mm->vmas[i].prot & VM_GROWSDOWN) | prot;
-	reprotect_pages(mm, start, end, prot);
-	return 0;
+	reprotect_pages(mm, start, hole, prot);
+	return hole == end ? 0 : -ENOMEM;
 }
 
 u32 mm_find_gap(const struct mm *mm, u32 len)

@@ -82,8 +82,8 @@ static long map_checks(u32 addr, u32 len, u32 prot, u32 flags)
 		return -EINVAL;
 	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && (addr & ~PAGE_MASK))
 		return -EINVAL;
-	if (prot & ~(u32)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_GROWSDOWN | PROT_GROWSUP))
-		return -EINVAL;
+	/* Unknown protection bits are ignored by mmap (not by mprotect), as on Linux. */
+	(void)prot;
 	if (PAGE_ALIGN(len) < len || PAGE_ALIGN(len) > USER_TOP - USER_START)
 		return -ENOMEM;
 	return 0;
@@ -154,6 +154,7 @@ SYSCALL_DEFINE3(madvise, u32, addr, u32, len, int, advice)
 {
 	struct mm *mm = &proc_current()->mm;
 	u32 end = PAGE_ALIGN(addr + len);
+	bool hole = false;
 
 	if ((addr & ~PAGE_MASK) || end < addr || advice < 0)
 		return -EINVAL;
@@ -161,14 +162,14 @@ SYSCALL_DEFINE3(madvise, u32, addr, u32, len, int, advice)
 		return 0;
 	if (addr < USER_START || end > USER_TOP)
 		return -ENOMEM;
-	for (u32 a = addr; a < end;) {
-		const struct vma *v = mm_find_vma(mm, a);
-
-		if (!v)
-			return -ENOMEM;
-		a = v->end;
+	/* As Linux: the advice applies to what is mapped; a hole anywhere is ENOMEM. */
+	for (u32 a = addr; a < end; a += PAGE_SIZE) {
+		if (!mm_find_vma(mm, a)) {
+			hole = true;
+			continue;
+		}
+		if (advice == MADV_DONTNEED)
+			mm_drop_pages(mm, a, a + PAGE_SIZE);
 	}
-	if (advice == MADV_DONTNEED)
-		mm_drop_pages(mm, addr, end);
-	return 0;
+	return hole ? -ENOMEM : 0;
 }

@@ -223,11 +223,21 @@ static bool user_fault(struct irq_frame *f, const char *name)
 		return false; /* not a process after all: the kernel's report follows */
 	if (f->vector == 14) {
 		u32 addr = read_cr2();
+		int err = -EFAULT;
 
-		if (addr >= USER_START && addr < USER_TOP && !(f->error & 1) &&
-		    !mm_fault_in(&p->mm, addr, f->error & 2)) {
+		if (addr >= USER_START && addr < USER_TOP && !(f->error & 1))
+			err = mm_fault_in(&p->mm, addr, f->error & 2);
+		if (!err) {
 			p->minflt++;
 			return true;
+		}
+		if (err == -ENOMEM) {
+			/* As Linux's out-of-memory killer: SIGKILL, no core. */
+			dz_printk("user: pid %d (%s) killed by SIGKILL: out of memory at address "
+				  "0x%x\n",
+				  p->pid, p->comm, (unsigned int)addr);
+			local_irq_enable();
+			proc_exit(W_SIGNALED(SIGKILL));
 		}
 		dz_printk("user: pid %d (%s) killed by SIGSEGV: %s at address 0x%x, eip 0x%x\n",
 			  p->pid, p->comm, pf_cause(f->error, addr), (unsigned int)addr,
