@@ -143,11 +143,24 @@ static void load_sample(struct timer_list *t)
 
 void procfs_init(void)
 {
-	static bool started;
+	avenrun[0] = avenrun[1] = avenrun[2] = 0;
+}
 
-	if (started)
-		return; /* the timer is pending: set up again, it would corrupt the wheel */
+/*
+ * The load average's timer starts with the first process: vfs_init()
+ * runs before the clocks and the timer wheel are up, the first process
+ * after, and before it there is no load to count.
+ */
+void procfs_load_start(void)
+{
+	unsigned long flags = dz_irq_save();
+	static bool started;
+	bool was = started;
+
 	started = true;
+	dz_irq_restore(flags);
+	if (was)
+		return; /* set up again while pending, the timer would corrupt the wheel */
 	timer_setup(&load_timer, load_sample, 0);
 	mod_timer(&load_timer, jiffies + msecs_to_jiffies(LOAD_MS) + 1);
 }

@@ -161,6 +161,8 @@ void file_put(struct file *f);
 #define PROCFS_BUF_SIZE 4096 /* the largest content a /proc file has */
 
 void procfs_init(void);
+/* Starts sampling the load average (once; after the timer wheel is up). */
+void procfs_load_start(void);
 void procfs_root(struct vnode *out);
 /* A name in the /proc directory dir: 0, or -ENOENT. */
 int procfs_lookup(const struct vnode *dir, const char *name, u32 len, struct vnode *out);

@@ -50,8 +50,9 @@ static void empty_root(void)
  * @len: its length in bytes
  *
  * A malformed archive gets its one line and leaves an empty root, so the
- * kernel still boots (to its shell) and /proc still works. Call after
- * clock_init(): /proc's load average runs on a timer.
+ * kernel still boots (to its shell) and /proc still works. It may come
+ * before clock_init(): /proc's load-average timer starts with the first
+ * process (files_open_console()).
  */
 void vfs_init(const void *archive, size_t len)
 {
@@ -617,6 +618,7 @@ int files_open_console(struct files *fs)
 	struct file *f;
 	int err;
 
+	procfs_load_start();
 	f = file_new(&v, O_RDWR | O_LARGEFILE, &err);
 	if (!f)
 		return err;
