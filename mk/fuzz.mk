@@ -6,7 +6,9 @@
 # 128-bit multiply written out in 64-bit halves (the i386 kernel's path).
 # fuzz_trace is the hzadvise trace reader alone: it links no core; nor do
 # fuzz_initramfs, the kernel's cpio reader, and fuzz_elf, its ELF reader and
-# stack builder (kernel/elf.c).
+# stack builder (kernel/elf.c). fuzz_vfs is the kernel's path resolution
+# (kernel/vfs.c, procfs.c, file.c) over tests/vfs's shim, with the core for
+# its time.
 
 FUZZ_OUT	:= build/fuzz
 FUZZ_CFLAGS	:= $(DZ_STD) $(DZ_WARN) -g -O1 -fno-omit-frame-pointer \
@@ -15,7 +17,8 @@ FUZZ_CFLAGS	:= $(DZ_STD) $(DZ_WARN) -g -O1 -fno-omit-frame-pointer \
 FUZZ_CORE	:= $(wildcard time/*.c) $(wildcard lib/*.c) host/host.c tests/unit/ref.c
 FUZZ_DEPS	:= $(FUZZ_CORE) $(wildcard include/dynhz/*.h) tests/unit/ref.h mk/fuzz.mk
 FUZZ_BINS	:= $(FUZZ_OUT)/fuzz_cmdline $(FUZZ_OUT)/fuzz_conv $(FUZZ_OUT)/fuzz_conv_noint128 \
-		   $(FUZZ_OUT)/fuzz_trace $(FUZZ_OUT)/fuzz_initramfs $(FUZZ_OUT)/fuzz_elf
+		   $(FUZZ_OUT)/fuzz_trace $(FUZZ_OUT)/fuzz_initramfs $(FUZZ_OUT)/fuzz_elf \
+		   $(FUZZ_OUT)/fuzz_vfs
 FUZZ_TRACE	:= tools/hzadvise/trace.c
 FUZZ_INITRAMFS	:= kernel/initramfs.c
 
@@ -42,6 +45,12 @@ $(FUZZ_OUT)/fuzz_initramfs: tests/fuzz/fuzz_initramfs.c $(FUZZ_INITRAMFS) \
 $(FUZZ_OUT)/fuzz_elf: tests/fuzz/fuzz_elf.c kernel/elf.c kernel/include/kernel/elf.h mk/fuzz.mk
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -Ikernel/include $< kernel/elf.c -o $@
+
+FUZZ_VFS	:= kernel/vfs.c kernel/procfs.c kernel/file.c kernel/initramfs.c tests/vfs/shim.c
+$(FUZZ_OUT)/fuzz_vfs: tests/fuzz/fuzz_vfs.c $(FUZZ_VFS) $(FUZZ_DEPS) kernel/vfs-internal.h \
+		tests/vfs/shim.h kernel/include/kernel/vfs.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -Ikernel/include $< $(FUZZ_VFS) $(FUZZ_CORE) -o $@
 
 # make fuzz: the harnesses for FUZZ_TIME seconds each (30 unless told).
 fuzz:

@@ -32,6 +32,7 @@ harnesses=(
 	"fuzz_trace fuzz_trace -max_len=8192 -dict=tests/fuzz/fuzz_trace.dict"
 	"fuzz_initramfs fuzz_initramfs -max_len=4096 -dict=tests/fuzz/fuzz_initramfs.dict"
 	"fuzz_elf fuzz_elf -max_len=4096"
+	"fuzz_vfs fuzz_vfs -max_len=8192 -dict=tests/fuzz/fuzz_vfs.dict"
 )
 
 if ! make --no-print-directory -j"$(nproc)" fuzz-bins >"$out/build.log" 2>&1; then
@@ -46,7 +47,12 @@ fi
 # text in the tree (no binary file is committed): build/fuzz/seeds/<name>/.
 make_seeds() {
 	local s=$out/seeds t=$out/seeds/tree
-	rm -rf "$s" && mkdir -p "$s/fuzz_initramfs" "$s/fuzz_elf" "$t/bin" "$t/etc"
+	rm -rf "$s" && mkdir -p "$s/fuzz_initramfs" "$s/fuzz_elf" "$s/fuzz_vfs" "$t/bin" "$t/etc"
+	# fuzz_vfs: flags byte, cwd, NUL, path (see the harness's root)
+	printf '\001/a\000../bin/sh' >"$s/fuzz_vfs/rel"
+	printf '\003\000/proc/self/../1/exe/' >"$s/fuzz_vfs/proc"
+	printf '\000a/b\000dots/up/../a/b/top/l1' >"$s/fuzz_vfs/links"
+	printf '\001\000//self///cwd/./pexe' >"$s/fuzz_vfs/self"
 	echo 'hello' >"$t/etc/motd"
 	printf 'abc' >"$t/bin/prog"
 	ln -s prog "$t/bin/link"
