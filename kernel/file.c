@@ -289,10 +289,8 @@ static int may_open(const struct vnode *v, u32 flags)
 		return -ELOOP; /* O_NOFOLLOW met a link */
 	if (vnode_is_dir(v) && (write || (flags & O_CREAT)))
 		return -EISDIR;
-	if (!write)
-		return 0;
-	if (v->kind == VN_PROC)
-		return -EACCES;
+	if (!write || v->kind == VN_PROC)
+		return 0; /* root may open a 0444 /proc file for writing; its writes fail */
 	if (v->kind == VN_RAMFS)
 		return (v->rn->mode & S_IFMT) == S_IFCHR ? -ENXIO : -EROFS;
 	return 0;
@@ -424,6 +422,9 @@ static long file_write(struct file *f, u32 ubuf, u32 len)
 		len = MAX_RW_COUNT;
 	if (!user_range_ok(ubuf, len))
 		return -EFAULT;
+	/* As Linux: a /proc file without a write handler, -EIO (proc_reg) or -EINVAL (per pid). */
+	if (f->vn.kind == VN_PROC)
+		return f->vn.pid ? -EINVAL : -EIO;
 	if (f->vn.kind != VN_CONSOLE)
 		return -EBADF; /* nothing else can be open for writing */
 	return console_write(f, ubuf, len);
