@@ -32,15 +32,15 @@ static bool rx_on;
 
 /* --- the termios, as Linux i386's TCGETS passes it (struct termios, NCCS 19) --- */
 
-#define NCCS	19
-#define VINTR	0
-#define VERASE	2
-#define VKILL	3
-#define VEOF	4
-#define VMIN	6
-#define ICRNL	0000400
-#define ICANON	0000002
-#define ECHO	0000010
+#define NCCS   19
+#define VINTR  0
+#define VERASE 2
+#define VKILL  3
+#define VEOF   4
+#define VMIN   6
+#define ICRNL  0000400
+#define ICANON 0000002
+#define ECHO   0000010
 
 struct termios_abi {
 	u32 c_iflag, c_oflag, c_cflag, c_lflag;

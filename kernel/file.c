@@ -668,7 +668,8 @@ static u32 make_dirent(bool d64, const struct vfs_dirent *de, u32 next, char *re
 	if (d64) {
 		struct dirent64_abi *d = (struct dirent64_abi *)rec;
 
-		reclen = (u32)(__builtin_offsetof(struct dirent64_abi, d_name) + nlen + 1 + 7) & ~7u;
+		reclen =
+			(u32)(__builtin_offsetof(struct dirent64_abi, d_name) + nlen + 1 + 7) & ~7u;
 		memset(rec, 0, reclen);
 		d->d_ino = de->ino;
 		d->d_off = next;
@@ -853,8 +854,8 @@ SYSCALL_DEFINE5(statx, int, dirfd, u32, upath, u32, flags, u32, mask, u32, ubuf)
 	struct vnode v;
 	int ret;
 
-	if (flags & ~(u32)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT |
-			   AT_STATX_SYNC_TYPE))
+	if (flags &
+	    ~(u32)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT | AT_STATX_SYNC_TYPE))
 		return -EINVAL;
 	if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (mask & STATX__RESERVED))
 		return -EINVAL;

@@ -48,7 +48,7 @@ enum pent {
 	PE_COUNT
 };
 
-#define FIRST_TOP PE_SELF     /* listed in /proc */
+#define FIRST_TOP PE_SELF /* listed in /proc */
 #define LAST_TOP  PE_MOUNTS
 #define FIRST_PID PE_PID_STAT /* listed in /proc/<pid> */
 #define LAST_PID  PE_PID_CWD
@@ -84,12 +84,12 @@ static u64 boot_seconds(void)
 
 /* --- the load average, as Linux's calc_load(): fixed point, sampled every 5 s --- */
 
-#define FSHIFT	 11
-#define FIXED_1	 (1UL << FSHIFT)
-#define EXP_1	 1884 /* FIXED_1 / exp(5 s / 1 min) */
-#define EXP_5	 2014
-#define EXP_15	 2037
-#define LOAD_MS	 5000
+#define FSHIFT	11
+#define FIXED_1 (1UL << FSHIFT)
+#define EXP_1	1884 /* FIXED_1 / exp(5 s / 1 min) */
+#define EXP_5	2014
+#define EXP_15	2037
+#define LOAD_MS 5000
 
 static unsigned long avenrun[3];
 static struct timer_list load_timer;
@@ -228,9 +228,9 @@ static void mem_line(struct out *o, const char *name, unsigned long kb)
 static int gen_meminfo(struct out *o)
 {
 	static const char *const zeros[] = {
-		"SwapCached:", "Active:",   "Inactive:",     "SwapTotal:",	 "SwapFree:",
-		"Dirty:",      "Writeback:", "AnonPages:",   "Mapped:",	 "Shmem:",
-		"KReclaimable:", "Slab:",   "SReclaimable:", "SUnreclaim:", "PageTables:",
+		"SwapCached:",	 "Active:",    "Inactive:",	"SwapTotal:",  "SwapFree:",
+		"Dirty:",	 "Writeback:", "AnonPages:",	"Mapped:",     "Shmem:",
+		"KReclaimable:", "Slab:",      "SReclaimable:", "SUnreclaim:", "PageTables:",
 	};
 	struct page_stats ps;
 	unsigned long kb = PAGE_SIZE / 1024;
@@ -385,9 +385,9 @@ static int gen_pid_stat(struct out *o, struct proc *p)
 		   (unsigned long)p->minflt);
 	stat_times(o, p);
 	/* vsize rss rsslim startcode endcode startstack kstkesp kstkeip */
-	out_printf(o, "%lu %lu %lu %lu %lu %lu 0 0 ", m.size * PAGE_SIZE,
-		   (unsigned long)p->mm.rss, 4294967295UL, (unsigned long)m.code_start,
-		   (unsigned long)m.code_end, (unsigned long)p->mm.stack_top);
+	out_printf(o, "%lu %lu %lu %lu %lu %lu 0 0 ", m.size * PAGE_SIZE, (unsigned long)p->mm.rss,
+		   4294967295UL, (unsigned long)m.code_start, (unsigned long)m.code_end,
+		   (unsigned long)p->mm.stack_top);
 	/* signal blocked sigignore sigcatch wchan nswap cnswap exit_signal processor */
 	out_printf(o, "%lu %lu %lu %lu 0 0 0 17 0 ", (unsigned long)p->sig.pending,
 		   (unsigned long)p->sig.blocked, (unsigned long)ign, (unsigned long)catch);

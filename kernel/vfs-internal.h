@@ -58,18 +58,18 @@ struct proc;
 #define AT_STATX_SYNC_TYPE  0x6000
 
 /* Device numbers the objects report (Linux's encoding is in vfs.c). */
-#define DEV_RAMFS   1u	/* anonymous 0:1, as the rootfs */
-#define DEV_PROC    4u	/* anonymous 0:4 */
-#define DEV_DEVTMP  5u	/* anonymous 0:5, where the console node lives */
-#define CONSOLE_MAJ 5u	/* /dev/console is 5:1 */
+#define DEV_RAMFS   1u /* anonymous 0:1, as the rootfs */
+#define DEV_PROC    4u /* anonymous 0:4 */
+#define DEV_DEVTMP  5u /* anonymous 0:5, where the console node lives */
+#define CONSOLE_MAJ 5u /* /dev/console is 5:1 */
 #define CONSOLE_MIN 1u
 
 enum vnode_kind { VN_NONE, VN_RAMFS, VN_PROC, VN_CONSOLE };
 
 struct vnode {
-	u8 kind;     /* enum vnode_kind */
-	u8 pent;     /* procfs: which entry (procfs.c) */
-	int pid;     /* procfs: the process of /proc/<pid>/..., 0 above them */
+	u8 kind;		     /* enum vnode_kind */
+	u8 pent;		     /* procfs: which entry (procfs.c) */
+	int pid;		     /* procfs: the process of /proc/<pid>/..., 0 above them */
 	const struct ramfs_node *rn; /* ramfs */
 };
 
@@ -137,13 +137,13 @@ void vfs_path_buf_put(char *buf);
 /* --- vfs.c: open files --- */
 
 struct file {
-	int refs;	/* descriptors (and dups) that share it; 0: free */
-	u32 flags;	/* O_ACCMODE, O_PATH and the status flags */
-	u64 pos;	/* bytes, or for a directory the index of the next entry */
+	int refs;  /* descriptors (and dups) that share it; 0: free */
+	u32 flags; /* O_ACCMODE, O_PATH and the status flags */
+	u64 pos;   /* bytes, or for a directory the index of the next entry */
 	struct vnode vn;
 	const void *dir_cursor; /* vfs_dirent's hint, valid for dir_index */
 	u32 dir_index;
-	char *snap;	/* procfs: the content, made at open */
+	char *snap; /* procfs: the content, made at open */
 	u32 snap_len;
 };
 

@@ -211,7 +211,7 @@ static void skip_slashes(struct seg *s)
 struct walk {
 	struct seg stack[LINK_MAX]; /* the rest of each path a link interrupted */
 	int depth, links;
-	char tmp[VFS_LINK_TMP];	    /* a /proc link's target made up (self) */
+	char tmp[VFS_LINK_TMP]; /* a /proc link's target made up (self) */
 	bool follow, must_dir;
 };
 
@@ -669,8 +669,8 @@ static u32 bounded_len(const char *s, u32 max)
  * Return: 0, -ENOENT, -ENOTDIR, -ELOOP, -ENAMETOOLONG as Linux's lookup,
  * -EACCES when it is no regular file or has no execute bit.
  */
-int vfs_exec_image(const char *cwd, const char *path, const void **data, u32 *size,
-		   char *abspath, size_t abslen)
+int vfs_exec_image(const char *cwd, const char *path, const void **data, u32 *size, char *abspath,
+		   size_t abslen)
 {
 	struct vnode start, v;
 	u32 len = bounded_len(path, VFS_PATH_MAX);

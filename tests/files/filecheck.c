@@ -74,10 +74,30 @@ static void print_stat(const char *what, const kstat_t *st)
 }
 
 static const char *const paths[] = {
-	".",	     "a/..",	   "f1",	 "dir",	      "dir/",	      "dir/file7",
-	"lib",	     "lib/",	   "lib/c/deep", "a/b/up",    "a/b/c/top",    "a/b/c/top/f1",
-	"loop1",     "loop1/",	   "dangling",	 "f1/",	      "f1/x",	      "missing",
-	"size4097",  "hard5",	   "l40",	 "l41",	      "a//b///c/./deep", "a/b/../../f1",
+	".",
+	"a/..",
+	"f1",
+	"dir",
+	"dir/",
+	"dir/file7",
+	"lib",
+	"lib/",
+	"lib/c/deep",
+	"a/b/up",
+	"a/b/c/top",
+	"a/b/c/top/f1",
+	"loop1",
+	"loop1/",
+	"dangling",
+	"f1/",
+	"f1/x",
+	"missing",
+	"size4097",
+	"hard5",
+	"l40",
+	"l41",
+	"a//b///c/./deep",
+	"a/b/../../f1",
 	"bin/filecheck",
 };
 
@@ -141,8 +161,8 @@ static void check_errors(void)
 	munmap(pages + 4096, 4096);
 	lseek(fd, 0, SEEK_SET);
 	res("read across the end of a mapping", syscall(SYS_read, fd, pages + 4090, 100));
-	res("read into a read-only page", (mprotect(pages, 4096, PROT_READ),
-					   syscall(SYS_read, fd, pages, 10)));
+	res("read into a read-only page",
+	    (mprotect(pages, 4096, PROT_READ), syscall(SYS_read, fd, pages, 10)));
 	munmap(pages, 4096);
 	res("lseek whence 9", lseek(fd, 0, 9));
 	res("lseek to -1", lseek(fd, -1, SEEK_SET));
@@ -331,8 +351,7 @@ static void check_proc(char **argv)
 		len += (int)strlen(argv[i]) + 1;
 	}
 	printf("/proc/self/cmdline after argv[0]: %d\n",
-	       r > (long)strlen(argv[0]) &&
-		       !memcmp(buf + strlen(buf) + 1, want, (size_t)len));
+	       r > (long)strlen(argv[0]) && !memcmp(buf + strlen(buf) + 1, want, (size_t)len));
 	res("/proc/self/exe is a link", readlink("/proc/self/exe", buf, sizeof(buf)) > 0);
 	fd = open("/proc/uptime", O_RDONLY);
 	r = read(fd, buf, sizeof(buf) - 1);

@@ -30,8 +30,8 @@ static void put(const char *name, unsigned int mode, const char *body)
 
 	arc_len += (size_t)sprintf(archive + arc_len,
 				   "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
-				   (unsigned int)arc_len + 1, mode, 0, 0, 1, 0, (unsigned int)blen, 0,
-				   0, 0, 0, (unsigned int)nlen, 0);
+				   (unsigned int)arc_len + 1, mode, 0, 0, 1, 0, (unsigned int)blen,
+				   0, 0, 0, 0, (unsigned int)nlen, 0);
 	memcpy(archive + arc_len, name, nlen);
 	arc_len = (arc_len + nlen + 3) & ~(size_t)3;
 	if (body)
@@ -46,15 +46,24 @@ static void make_root(void)
 		unsigned int mode;
 		const char *body;
 	} e[] = {
-		{ "bin", 040755, NULL },	   { "bin/busybox", 0100755, "bb" },
-		{ "bin/sh", 0120777, "busybox" },  { "bin/abs", 0120777, "/bin/busybox" },
-		{ "a", 040755, NULL },		   { "a/b", 040755, NULL },
-		{ "a/b/f", 0100644, "f" },	   { "a/b/up", 0120777, "../../bin" },
-		{ "a/b/top", 0120777, "/" },	   { "a/b/dots", 0120777, "./../b/./" },
-		{ "loop", 0120777, "loop" },	   { "l1", 0120777, "l2" },
-		{ "l2", 0120777, "a/b/f/" },	   { "self", 0120777, "/proc/self" },
-		{ "pexe", 0120777, "proc/1/exe" }, { "empty", 0120777, "" },
-		{ "proc", 040555, NULL },	   { "TRAILER!!!", 0, NULL },
+		{ "bin", 040755, NULL },
+		{ "bin/busybox", 0100755, "bb" },
+		{ "bin/sh", 0120777, "busybox" },
+		{ "bin/abs", 0120777, "/bin/busybox" },
+		{ "a", 040755, NULL },
+		{ "a/b", 040755, NULL },
+		{ "a/b/f", 0100644, "f" },
+		{ "a/b/up", 0120777, "../../bin" },
+		{ "a/b/top", 0120777, "/" },
+		{ "a/b/dots", 0120777, "./../b/./" },
+		{ "loop", 0120777, "loop" },
+		{ "l1", 0120777, "l2" },
+		{ "l2", 0120777, "a/b/f/" },
+		{ "self", 0120777, "/proc/self" },
+		{ "pexe", 0120777, "proc/1/exe" },
+		{ "empty", 0120777, "" },
+		{ "proc", 040555, NULL },
+		{ "TRAILER!!!", 0, NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++)

@@ -27,7 +27,8 @@ size_t shim_console_len;
 
 static bool in_user(u32 uaddr, u32 len)
 {
-	return uaddr >= USER_BASE && uaddr - USER_BASE <= USER_LEN && len <= USER_LEN - (uaddr - USER_BASE);
+	return uaddr >= USER_BASE && uaddr - USER_BASE <= USER_LEN &&
+	       len <= USER_LEN - (uaddr - USER_BASE);
 }
 
 long copy_from_user(void *dst, u32 usrc, u32 len)

@@ -91,11 +91,11 @@ static long sc(syscall_fn_t fn, u32 a, u32 b, u32 c, u32 d, u32 e)
 	return fn(&args);
 }
 
-#define SC1(n, a)	       sc(sys_##n, (u32)(a), 0, 0, 0, 0)
-#define SC2(n, a, b)	       sc(sys_##n, (u32)(a), (u32)(b), 0, 0, 0)
-#define SC3(n, a, b, c)	       sc(sys_##n, (u32)(a), (u32)(b), (u32)(c), 0, 0)
-#define SC4(n, a, b, c, d)     sc(sys_##n, (u32)(a), (u32)(b), (u32)(c), (u32)(d), 0)
-#define SC5(n, a, b, c, d, e)  sc(sys_##n, (u32)(a), (u32)(b), (u32)(c), (u32)(d), (u32)(e))
+#define SC1(n, a)	      sc(sys_##n, (u32)(a), 0, 0, 0, 0)
+#define SC2(n, a, b)	      sc(sys_##n, (u32)(a), (u32)(b), 0, 0, 0)
+#define SC3(n, a, b, c)	      sc(sys_##n, (u32)(a), (u32)(b), (u32)(c), 0, 0)
+#define SC4(n, a, b, c, d)    sc(sys_##n, (u32)(a), (u32)(b), (u32)(c), (u32)(d), 0)
+#define SC5(n, a, b, c, d, e) sc(sys_##n, (u32)(a), (u32)(b), (u32)(c), (u32)(d), (u32)(e))
 
 /* --- the process the calls come from --- */
 
@@ -333,7 +333,8 @@ int main(int argc, char **argv)
 
 static int failures;
 
-static void expect(long got, long want, const char *what, ...) __attribute__((format(printf, 3, 4)));
+static void expect(long got, long want, const char *what, ...)
+	__attribute__((format(printf, 3, 4)));
 static void expect(long got, long want, const char *what, ...)
 {
 	va_list ap;
@@ -389,12 +390,14 @@ static void check_errors(void)
 	expect(SC3(read, -1, buf, 1), -EBADF, "read of fd -1");
 	expect(SC1(close, 99), -EBADF, "close of fd 99");
 	expect(SC2(stat64, 0x1000, st), -EFAULT, "stat64 of a path outside user memory");
-	expect(SC2(stat64, ustr("f1"), 0x1000), -EFAULT, "stat64 into a buffer outside user memory");
+	expect(SC2(stat64, ustr("f1"), 0x1000), -EFAULT,
+	       "stat64 into a buffer outside user memory");
 	expect(SC2(open, ustr("/f1"), O_WRONLY), -EROFS, "open O_WRONLY on the root");
 	expect(SC2(open, ustr("/f1"), O_RDWR), -EROFS, "open O_RDWR on the root");
 	expect(SC2(open, ustr("/f1"), O_RDONLY | O_TRUNC), -EROFS, "open O_TRUNC on the root");
 	expect(SC2(open, ustr("/new"), O_CREAT | O_WRONLY), -EROFS, "create on the root");
-	expect(SC2(open, ustr("/nodir/new"), O_CREAT | O_WRONLY), -ENOENT, "create in a missing dir");
+	expect(SC2(open, ustr("/nodir/new"), O_CREAT | O_WRONLY), -ENOENT,
+	       "create in a missing dir");
 	expect(SC2(open, ustr("/f1"), O_CREAT | O_EXCL), -EEXIST, "O_CREAT|O_EXCL of a file");
 	expect(SC2(open, ustr("/a"), O_WRONLY), -EISDIR, "open a directory O_WRONLY");
 	fd = SC2(open, ustr("/proc/uptime"), O_WRONLY);
@@ -437,7 +440,8 @@ static void check_errors(void)
 	expect(SC5(_llseek, fd, 0xffffffff, 0xffffffff, buf, 0), -EINVAL, "_llseek to -1");
 	expect(SC3(fcntl64, fd, 3, 0), O_LARGEFILE, "F_GETFL");
 	expect(SC3(fcntl64, fd, 4, O_NONBLOCK | O_WRONLY), 0, "F_SETFL");
-	expect(SC3(fcntl64, fd, 3, 0), O_LARGEFILE | O_NONBLOCK, "F_GETFL after F_SETFL (access mode kept)");
+	expect(SC3(fcntl64, fd, 3, 0), O_LARGEFILE | O_NONBLOCK,
+	       "F_GETFL after F_SETFL (access mode kept)");
 	expect(SC3(fcntl64, fd, 1, 0), 0, "F_GETFD");
 	expect(SC3(fcntl64, fd, 2, 1), 0, "F_SETFD");
 	expect(SC3(fcntl64, fd, 1, 0), 1, "F_GETFD after F_SETFD");
@@ -509,14 +513,16 @@ static void check_paths(void)
 	expect(SC2(access, ustr("f1"), 1), -EACCES, "access X_OK of a 0600 file");
 	expect(SC2(access, ustr("bin/sh"), 1), 0, "access X_OK through a link");
 	expect(SC4(faccessat2, AT_FDCWD_U, ustr("f1"), 4, 1), -EINVAL, "faccessat2 flags 1");
-	expect(SC4(faccessat2, AT_FDCWD_U, ustr("bin/sh"), 4, AT_SYMLINK_NOFOLLOW), 0, "faccessat2 nofollow");
+	expect(SC4(faccessat2, AT_FDCWD_U, ustr("bin/sh"), 4, AT_SYMLINK_NOFOLLOW), 0,
+	       "faccessat2 nofollow");
 
 	dfd = SC2(open, ustr("/a"), O_RDONLY | O_DIRECTORY);
 	fd = SC4(openat, dfd, ustr("b/c/deep"), O_RDONLY, 0);
 	expect(fd >= 0, 1, "openat from a directory fd");
 	expect(SC4(openat, fd, ustr("x"), O_RDONLY, 0), -ENOTDIR, "openat from a file fd");
 	expect(SC4(openat, 99, ustr("x"), O_RDONLY, 0), -EBADF, "openat from fd 99");
-	expect(SC4(openat, 99, ustr("/f1"), O_RDONLY, 0) >= 0, 1, "openat of an absolute path ignores dirfd");
+	expect(SC4(openat, 99, ustr("/f1"), O_RDONLY, 0) >= 0, 1,
+	       "openat of an absolute path ignores dirfd");
 	expect(SC4(fstatat64, dfd, ustr("b/up"), st, AT_SYMLINK_NOFOLLOW), 0, "fstatat64 nofollow");
 	expect(rd32(st, 16) & 0170000, 0120000, "fstatat64 nofollow sees the link");
 	expect(SC4(fstatat64, dfd, ustr("b/up"), st, 0), 0, "fstatat64 follow");
@@ -537,10 +543,14 @@ static void check_paths(void)
 	expect((long)rd64(sx, 112), rd32(st, 72), "statx mtime = stat64's");
 	expect((long)rd64(sx, 48), (long)rd64(st, 56), "statx blocks = stat64's");
 	expect(rd32(st, 12), (long)rd64(st, 88), "stat64's two inode fields");
-	expect(SC5(statx, AT_FDCWD_U, ustr("f1"), 0, 0x80000000u, sx), -EINVAL, "statx reserved mask");
-	expect(SC5(statx, AT_FDCWD_U, ustr("f1"), 0x6000, 0x7ff, sx), -EINVAL, "statx both sync types");
-	expect(SC5(statx, fd, 0, AT_EMPTY_PATH, 0x7ff, sx), 0, "statx NULL path with AT_EMPTY_PATH");
-	expect(SC5(statx, AT_FDCWD_U, ustr("f1"), 0, 0x7ff, 0x1000), -EFAULT, "statx into a bad buffer");
+	expect(SC5(statx, AT_FDCWD_U, ustr("f1"), 0, 0x80000000u, sx), -EINVAL,
+	       "statx reserved mask");
+	expect(SC5(statx, AT_FDCWD_U, ustr("f1"), 0x6000, 0x7ff, sx), -EINVAL,
+	       "statx both sync types");
+	expect(SC5(statx, fd, 0, AT_EMPTY_PATH, 0x7ff, sx), 0,
+	       "statx NULL path with AT_EMPTY_PATH");
+	expect(SC5(statx, AT_FDCWD_U, ustr("f1"), 0, 0x7ff, 0x1000), -EFAULT,
+	       "statx into a bad buffer");
 	SC1(close, fd);
 	SC1(close, dfd);
 	fd = SC2(open, ustr("/f1"), O_PATH);
@@ -569,7 +579,8 @@ static void check_vectors(void)
 	memcpy(kptr(iov), v, sizeof(v));
 	shim_console_len = 0;
 	expect(SC3(writev, 1, iov, 2), 13, "writev to the console");
-	expect(shim_console_len == 13 && !memcmp(shim_console_out, "hello, world\n", 13), 1, "writev's bytes");
+	expect(shim_console_len == 13 && !memcmp(shim_console_out, "hello, world\n", 13), 1,
+	       "writev's bytes");
 	expect(SC3(writev, 1, iov, 1025), -EINVAL, "writev of 1025 iovecs");
 	expect(SC3(writev, 1, 0x1000, 1), -EFAULT, "writev of a bad iovec array");
 	v[1] = 0x80000000u;
@@ -631,8 +642,9 @@ static void check_proc(void)
 		 (unsigned long long)(now % 1000000000 / 10000000));
 	expect_str(s ? s : "", want, "/proc/uptime");
 	s = slurp("/proc/stat", &len);
-	expect(s && !strncmp(s, "cpu  123 0 50 321 0 0 0 0 0 0\ncpu0 123 0 50 321 0 0 0 0 0 0\n", 60), 1,
-	       "/proc/stat's cpu lines");
+	expect(s && !strncmp(s, "cpu  123 0 50 321 0 0 0 0 0 0\ncpu0 123 0 50 321 0 0 0 0 0 0\n",
+			     60),
+	       1, "/proc/stat's cpu lines");
 	expect(s && strstr(s, "\nctxt 4242\n") && strstr(s, "\nbtime 0\n") &&
 		       strstr(s, "\nprocesses 1\n") && strstr(s, "\nprocs_running 1\n"),
 	       1, "/proc/stat's ctxt, btime, processes, procs_running");
@@ -650,7 +662,8 @@ static void check_proc(void)
 	s = slurp("/proc/1/statm", &len);
 	expect_str(s ? s : "", "12 7 0 8 0 4 0\n", "/proc/1/statm");
 	s = slurp("/proc/self/cmdline", &len);
-	expect(len == 26 && !memcmp(s, "busybox\0cat\0/proc/1/stat\0", 26), 1, "/proc/self/cmdline");
+	expect(len == 26 && !memcmp(s, "busybox\0cat\0/proc/1/stat\0", 26), 1,
+	       "/proc/self/cmdline");
 	s = slurp("/proc/self/comm", &len);
 	expect_str(s ? s : "", "init\n", "/proc/self/comm");
 	s = slurp("/proc/1/status", &len);
@@ -658,8 +671,8 @@ static void check_proc(void)
 		       strstr(s, "\nVmRSS:\t      28 kB\n"),
 	       1, "/proc/1/status");
 	s = slurp("/proc/meminfo", &len);
-	expect(s && !strncmp(s, "MemTotal:          65536 kB\nMemFree:           48000 kB\n", 56), 1,
-	       "/proc/meminfo");
+	expect(s && !strncmp(s, "MemTotal:          65536 kB\nMemFree:           48000 kB\n", 56),
+	       1, "/proc/meminfo");
 	expect(SC3(readlink, ustr("/proc/self"), buf, 100), 1, "readlink /proc/self");
 	expect(SC3(readlink, ustr("/proc/self/exe"), buf, 100), 12, "readlink /proc/self/exe");
 	expect(SC3(readlink, ustr("/proc/self/exe/"), buf, 100), -ENOTDIR, "/proc/self/exe/");
@@ -677,7 +690,8 @@ static void check_proc(void)
 	expect_str(s ? s : "", "0.00 0.00 0.00 1/1 2\n", "/proc/loadavg at first");
 	dynhz_host_run_ticks(6000);
 	s = slurp("/proc/loadavg", &len);
-	expect(s && !strncmp(s, "0.6", 3) && strstr(s, " 1/1 2\n"), 1, "/proc/loadavg after a minute at 1");
+	expect(s && !strncmp(s, "0.6", 3) && strstr(s, " 1/1 2\n"), 1,
+	       "/proc/loadavg after a minute at 1");
 	if (s && strncmp(s, "0.6", 3))
 		fprintf(stderr, "  loadavg: %s", s);
 
@@ -720,9 +734,12 @@ static void check_exec(void)
 	expect_str(abs, "/bin/busybox", "exec /proc/self/exe's path");
 	expect(vfs_exec_image(NULL, "/a/b/c/deep", &data, &size, abs, sizeof(abs)), -EACCES,
 	       "exec of a file without x bits");
-	expect(vfs_exec_image(NULL, "/a", &data, &size, abs, sizeof(abs)), -EACCES, "exec a directory");
-	expect(vfs_exec_image(NULL, "/missing", &data, &size, abs, sizeof(abs)), -ENOENT, "exec missing");
-	expect(vfs_exec_image(NULL, "/loop1", &data, &size, abs, sizeof(abs)), -ELOOP, "exec a loop");
+	expect(vfs_exec_image(NULL, "/a", &data, &size, abs, sizeof(abs)), -EACCES,
+	       "exec a directory");
+	expect(vfs_exec_image(NULL, "/missing", &data, &size, abs, sizeof(abs)), -ENOENT,
+	       "exec missing");
+	expect(vfs_exec_image(NULL, "/loop1", &data, &size, abs, sizeof(abs)), -ELOOP,
+	       "exec a loop");
 	expect(vfs_exec_image(NULL, "/f1/", &data, &size, abs, sizeof(abs)), -ENOTDIR, "exec f1/");
 }
 

@@ -9,7 +9,7 @@
 
 #include <dynhz/types.h>
 
-#define NR_OPEN	     64	 /* descriptors per process */
+#define NR_OPEN	     64	  /* descriptors per process */
 #define VFS_PATH_MAX 4096 /* as Linux's PATH_MAX, the NUL included */
 #define VFS_CWD_MAX  256  /* the longest working directory kept */
 
@@ -40,7 +40,7 @@ void files_close_all(struct files *fs);
  * absolute path. -ENOENT, -ENOTDIR, -ELOOP, -ENAMETOOLONG as Linux's
  * lookup; -EACCES when it is not a regular file.
  */
-int vfs_exec_image(const char *cwd, const char *path, const void **data, u32 *size,
-		   char *abspath, size_t abslen);
+int vfs_exec_image(const char *cwd, const char *path, const void **data, u32 *size, char *abspath,
+		   size_t abslen);
 
 #endif
