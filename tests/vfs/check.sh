@@ -24,6 +24,7 @@ if ! command -v cpio >/dev/null; then
 	record fail "vfs: cpio is not installed (scripts/deps.sh check)"
 	exit 0
 fi
+# shellcheck disable=SC2054 # the commas are -fsanitize='s
 flags=(-std=gnu11 -g -O1 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 	-fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude -Ikernel/include)
 core=(time/*.c lib/*.c host/host.c)
