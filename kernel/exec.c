@@ -15,8 +15,6 @@
 
 #define STACK_ROOM (32 * 1024) /* argv, envp and the auxiliary vector: Linux allows more */
 
-/* Until the file system is built in, a kernel without one boots to its shell. */
-#pragma weak vfs_exec_image
 
 static u8 stack_buf[STACK_ROOM] __attribute__((aligned(16)));
 static u64 random_state;
@@ -166,10 +164,6 @@ int exec_load(struct proc *p, const char *path, const char *const *argv, const c
 	u32 size;
 	int err;
 
-	if (!vfs_exec_image) {
-		dz_printk("exec: %s: no root file system\n", path);
-		return -ENOENT;
-	}
 	err = vfs_exec_image(p->cwd, path, &img, &size, abspath, sizeof(abspath));
 	if (err) {
 		dz_printk("exec: %s: %s\n", path, errname(err));

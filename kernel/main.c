@@ -53,8 +53,6 @@
 #include <dynhz/bootparam.h>
 #include <dynhz/printk.h>
 
-#pragma weak vfs_init
-#pragma weak vfs_have_root
 
 _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi);
 
@@ -260,20 +258,6 @@ static const char *init_argv(const char **argv, char *path, size_t pathlen)
 	return path;
 }
 
-static const char *signal_name(int sig)
-{
-	static const char *const names[] = { [SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",
-					     [SIGQUIT] = "SIGQUIT", [SIGILL] = "SIGILL",
-					     [SIGTRAP] = "SIGTRAP", [SIGABRT] = "SIGABRT",
-					     [SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",
-					     [SIGKILL] = "SIGKILL", [SIGUSR1] = "SIGUSR1",
-					     [SIGSEGV] = "SIGSEGV", [SIGUSR2] = "SIGUSR2",
-					     [SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM",
-					     [SIGTERM] = "SIGTERM" };
-
-	return sig > 0 && sig < (int)ARRAY_SIZE(names) && names[sig] ? names[sig] : "signal";
-}
-
 /*
  * The first program: when it ends, so does the machine. Without an
  * initramfs, or without the program, the demonstration and shell run.
@@ -286,7 +270,7 @@ static void run_init(void)
 					     "PATH=/sbin:/bin:/usr/sbin:/usr/bin", NULL };
 	int pid, status;
 
-	if (!vfs_have_root || !vfs_have_root()) {
+	if (!vfs_have_root()) {
 		if (cmdline_has("init"))
 			dz_printk("init: no initramfs, running the kernel's shell\n");
 		return;
@@ -298,12 +282,7 @@ static void run_init(void)
 		return;
 	}
 	status = proc_wait(pid);
-	if (status & 0x7f) {
-		dz_printk("init: killed by signal %d (%s)\n", status & 0x7f,
-			  signal_name(status & 0x7f));
-		machine_exit(QEMU_EXIT_FAILURE);
-	}
-	dz_printk("init: exited with status %d\n", (status >> 8) & 0xff);
+	proc_report_status("init", status);
 	machine_exit(status ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 }
 
@@ -384,11 +363,10 @@ _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 	paging_init();
 	dz_printk("\ndynhz reference kernel, i386 (%s)\n", build_name());
 	print_cmdline();
-	print_memory();
-	if (vfs_init)
-		vfs_init(initrd, initrd_size);
 	local_irq_enable();
 	clock_init(boot_cmdline);
+	print_memory();
+	vfs_init(initrd, initrd_size);
 	sched_init(boot_cmdline);
 	serial_setup_poll(boot_cmdline);
 	params_check();

@@ -21,9 +21,7 @@
 #include <dynhz/timekeeping.h>
 #include <dynhz/printk.h>
 
-/* Until the file and signal layers are built in, their hooks are optional. */
-#pragma weak files_open_console
-#pragma weak files_close_all
+/* Until the signal layer is built in, its hooks are optional. */
 #pragma weak signal_proc_init
 #pragma weak signal_proc_exit
 #pragma weak signal_return_to_user
@@ -119,7 +117,7 @@ int proc_spawn(const char *path, const char *const *argv, const char *const *env
 	if (signal_proc_init)
 		signal_proc_init(p);
 	err = exec_load(p, path, argv, envp, &p->start);
-	if (!err && files_open_console)
+	if (!err)
 		err = files_open_console(&p->files);
 	if (!err) {
 		p->thread = kthread_run(proc_thread, p, p->comm);
@@ -127,8 +125,7 @@ int proc_spawn(const char *path, const char *const *argv, const char *const *env
 			err = -EAGAIN;
 	}
 	if (err) {
-		if (files_close_all)
-			files_close_all(&p->files);
+		files_close_all(&p->files);
 		mm_destroy(&p->mm);
 		p->state = PROC_FREE;
 		return err;
@@ -155,8 +152,7 @@ _Noreturn void proc_exit(int wait_status)
 
 	if (signal_proc_exit)
 		signal_proc_exit(p);
-	if (files_close_all)
-		files_close_all(&p->files);
+	files_close_all(&p->files);
 	local_irq_disable();
 	user_acct_exit(p);
 	mm_destroy(&p->mm);
@@ -179,6 +175,29 @@ void proc_switch(struct thread *prev, struct thread *next)
 	fpu_restore(next->proc->fpu);
 	/* Its interrupts from ring 3 use the top of its own kernel stack. */
 	tss_set_esp0((u32)(uintptr_t)(next->stack + THREAD_STACK_SIZE / 4));
+}
+
+static const char *signal_name(int sig)
+{
+	static const char *const names[] = {
+		[SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",	[SIGQUIT] = "SIGQUIT",
+		[SIGILL] = "SIGILL",   [SIGTRAP] = "SIGTRAP",	[SIGABRT] = "SIGABRT",
+		[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",	[SIGKILL] = "SIGKILL",
+		[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV",	[SIGUSR2] = "SIGUSR2",
+		[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM",	[SIGTERM] = "SIGTERM",
+		[SIGSYS] = "SIGSYS",   [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
+	};
+
+	return sig > 0 && sig < (int)ARRAY_SIZE(names) && names[sig] ? names[sig] : "signal";
+}
+
+void proc_report_status(const char *who, int status)
+{
+	if (status & 0x7f)
+		dz_printk("%s: killed by signal %d (%s)\n", who, status & 0x7f,
+			  signal_name(status & 0x7f));
+	else
+		dz_printk("%s: exited with status %d\n", who, (status >> 8) & 0xff);
 }
 
 void proc_cputime_ns(struct proc *p, u64 *utime, u64 *stime)

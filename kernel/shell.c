@@ -9,6 +9,7 @@
 #include <kernel/clock.h>
 #include <kernel/string.h>
 #include <kernel/user.h>
+#include <kernel/proc.h>
 #include <asm/tsc.h>
 #include <asm/lapic.h>
 #include <asm/pic.h>
@@ -64,6 +65,7 @@ static void cmd_help(const char *arg)
 		"timers       the timer wheel's counters",
 		"stat         threads and their CPU time in USER_HZ ticks",
 		"sleep <ms>   msleep(ms), measured on the TSC",
+		"run <path>   run a program from the initramfs with the words after it",
 		"poweroff     stop the machine",
 	};
 
@@ -153,12 +155,44 @@ static void cmd_sleep(const char *arg)
 	print_ns("measured ", ns);
 }
 
+#define RUN_ARGS_MAX 16
+
+/* run PATH ARGS: a program from the initramfs, as init= would start it. */
+static void cmd_run(const char *arg)
+{
+	static char words[LINE_SIZE];
+	static const char *const envp[] = { "HOME=/", "TERM=linux",
+					     "PATH=/sbin:/bin:/usr/sbin:/usr/bin", NULL };
+	const char *argv[RUN_ARGS_MAX];
+	unsigned int n = 0;
+	char *w = words;
+	int pid;
+
+	memcpy(words, arg, strlen(arg) + 1);
+	while (*w && n < RUN_ARGS_MAX - 1) {
+		argv[n++] = w;
+		while (*w && *w != ' ')
+			w++;
+		while (*w == ' ')
+			*w++ = '\0';
+	}
+	argv[n] = NULL;
+	if (!n) {
+		dz_printk("usage: run <program> [args], e.g. run /bin/busybox uptime\n");
+		return;
+	}
+	pid = proc_spawn(argv[0], argv, envp);
+	if (pid >= 0)
+		proc_report_status("run", proc_wait(pid));
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(const char *arg);
 } commands[] = {
 	{ "help", cmd_help },	  { "uptime", cmd_uptime }, { "hz", cmd_hz },
 	{ "timers", cmd_timers }, { "stat", cmd_stat },	    { "sleep", cmd_sleep },
+	{ "run", cmd_run },
 };
 
 /* Splits "name arg" in place; returns false for "poweroff". */

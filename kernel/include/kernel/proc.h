@@ -72,6 +72,9 @@ int proc_spawn(const char *path, const char *const *argv, const char *const *env
 /* Waits for pid to end, reaps it, returns its wait status (or -ECHILD). */
 int proc_wait(int pid);
 
+/* One line: "who: exited with status N" or "who: killed by signal N (SIGNAME)". */
+void proc_report_status(const char *who, int status);
+
 /* Ends the current process with a wait status (exit or signal); never returns. */
 _Noreturn void proc_exit(int wait_status);
 
