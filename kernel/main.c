@@ -38,6 +38,7 @@
 #include <asm/multiboot.h>
 #include <kernel/kernel.h>
 #include <kernel/clock.h>
+#include <kernel/realtime.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/user.h>
@@ -247,6 +248,7 @@ _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 	print_cmdline();
 	local_irq_enable();
 	clock_init(boot_cmdline);
+	realtime_init();
 	sched_init(boot_cmdline);
 	serial_setup_poll(boot_cmdline);
 	params_check();
