@@ -142,8 +142,8 @@ CMDLINE ?= hz=$(HZ)
 # The reference kernel under QEMU (mk/x86.mk); run-host is the hosted demo.
 run:
 	@bash scripts/deps.sh run
-	@$(MAKE) --no-print-directory kernel
-	@bash scripts/run-kernel.sh "$(KELF)" "$(CMDLINE)"
+	@$(MAKE) --no-print-directory kernel initramfs
+	@bash scripts/run-kernel.sh "$(KELF)" "$(CMDLINE)" "$(INITRAMFS)"
 run-host: $(B)/tools/dynhz-demo
 	$(RUNNER) $(B)/tools/dynhz-demo "$(CMDLINE)"
 $(B)/tools/dynhz-demo: tools/demo.c $(B)/libdynhz.a

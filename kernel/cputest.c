@@ -86,10 +86,10 @@ int cputest_run(void)
 {
 	unsigned long secs = cpu_secs;
 	struct thread *busy;
-	int status = -1, init;
+	int init;
 
 	thread_doing("cputest");
-	init = user_run("init", "test", &status) ? -1 : status;
+	init = usertest_program("test");
 	/* Started after init: nothing takes its slot before it is looked at. */
 	busy = kthread_run(busy_fn, NULL, "cpu-busy");
 	if (!busy) {

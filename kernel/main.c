@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * Kernel start: the console, descriptor tables and interrupt controller,
- * then time (clocksource, clock-event device, HZ from the command line), then
- * the scheduler. The boot thread becomes the idle thread; the init thread
- * runs the self-tests (selftest), or the demonstration and the shell.
+ * memory and paging, the initramfs, then time (clocksource, clock-event
+ * device, HZ from the command line), then the scheduler. The boot thread
+ * becomes the idle thread; the init thread runs the self-tests (selftest),
+ * or the first program (init=), or the demonstration and the shell.
  *
  * Parameters of the kernel itself (those of time are in the README):
  *	selftest		run the in-kernel tests and exit
  *	usertest		run the user-space checks (init in ring 3), the self-test, exit
- *	init			run the init program in ring 3 once before the demonstration
+ *	init=<path> [-- args]	the first program, from the initramfs (default /init);
+ *				the words after " -- " are its arguments. When it
+ *				exits the machine powers off: success if its status
+ *				is 0. With no initramfs or no such program: the
+ *				demonstration and the shell
  *	idletest=<s>		idle s seconds with one 1 Hz timer, count the wakeups, exit
  *	cputest=<s>		init, a busy thread that exits, s seconds idle, cpu times, exit
  *	ticktest=<n>		the cost of the timer tick over n ticks of a busy CPU, exit
@@ -25,9 +30,9 @@
  *
  * Every parameter is read at boot, whatever then runs, so that a bad value
  * gets its one line at once. Of the modes that end the boot (crash=, then
- * selftest, usertest, cputest, ticktest, idletest) the first wins; init
- * runs before idletest but not before the others. One line says what the
- * winner overrides.
+ * selftest, usertest, cputest, ticktest, idletest) the first wins, and
+ * init= runs only when none is given. One line says what the winner
+ * overrides.
  */
 #include <asm/irq.h>
 #include <asm/pic.h>
@@ -42,12 +47,23 @@
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/user.h>
+#include <kernel/proc.h>
+#include <kernel/mm.h>
+#include <kernel/vfs.h>
+#include <asm/paging.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/printk.h>
+
+#pragma weak vfs_init
+#pragma weak vfs_have_root
 
 _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi);
 
 const char *boot_cmdline = "";
+/* The loader's copy may lie in memory the kernel hands out: this one stays. */
+static char cmdline_copy[4096];
+static const void *initrd;
+static u32 initrd_size;
 
 bool cmdline_has(const char *name)
 {
@@ -152,7 +168,7 @@ static void crash_on_request(void)
  */
 static void flags_check(void)
 {
-	static const char *const flags[] = { "selftest", "usertest", "init", "noshell", "nowrap" };
+	static const char *const flags[] = { "selftest", "usertest", "noshell", "nowrap" };
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(flags); i++) {
 		const char *const names[] = { flags[i], NULL };
@@ -169,7 +185,7 @@ static const struct {
 	bool ends_boot;
 } modes[] = {
 	{ "selftest", true }, { "usertest", true }, { "cputest", true },
-	{ "ticktest", true }, { "init", false },    { "idletest", true },
+	{ "ticktest", true }, { "idletest", true }, { "init", false },
 };
 
 /*
@@ -210,6 +226,88 @@ static void params_check(void)
 	modes_check();
 }
 
+#define INIT_ARGS_MAX 32
+#define INIT_DEFAULT  "/init"
+
+/* init=PATH, and the words after " -- " as its arguments (in place in the copy). */
+static const char *init_argv(const char **argv, char *path, size_t pathlen)
+{
+	static const char *const names[] = { "init", NULL };
+	struct dz_param p;
+	char *rest = strstr(cmdline_copy, " -- ");
+	unsigned int n = 1;
+
+	memcpy(path, INIT_DEFAULT, sizeof(INIT_DEFAULT));
+	if (dz_cmdline_find(boot_cmdline, names, &p)) {
+		if (p.val_len && p.val_len < pathlen) {
+			memcpy(path, p.val, p.val_len);
+			path[p.val_len] = '\0';
+		} else {
+			dz_param_report(&p, p.val_len ? "path too long" : "empty value",
+					INIT_DEFAULT);
+		}
+	}
+	argv[0] = path;
+	for (rest = rest ? rest + 4 : NULL; rest && *rest && n < INIT_ARGS_MAX - 1;) {
+		while (*rest == ' ')
+			*rest++ = '\0';
+		if (!*rest)
+			break;
+		argv[n++] = rest;
+		while (*rest && *rest != ' ')
+			rest++;
+	}
+	argv[n] = NULL;
+	return path;
+}
+
+static const char *signal_name(int sig)
+{
+	static const char *const names[] = { [SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",
+					     [SIGQUIT] = "SIGQUIT", [SIGILL] = "SIGILL",
+					     [SIGTRAP] = "SIGTRAP", [SIGABRT] = "SIGABRT",
+					     [SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",
+					     [SIGKILL] = "SIGKILL", [SIGUSR1] = "SIGUSR1",
+					     [SIGSEGV] = "SIGSEGV", [SIGUSR2] = "SIGUSR2",
+					     [SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM",
+					     [SIGTERM] = "SIGTERM" };
+
+	return sig > 0 && sig < (int)ARRAY_SIZE(names) && names[sig] ? names[sig] : "signal";
+}
+
+/*
+ * The first program: when it ends, so does the machine. Without an
+ * initramfs, or without the program, the demonstration and shell run.
+ */
+static void run_init(void)
+{
+	static char path[256];
+	const char *argv[INIT_ARGS_MAX];
+	static const char *const envp[] = { "HOME=/", "TERM=linux",
+					     "PATH=/sbin:/bin:/usr/sbin:/usr/bin", NULL };
+	int pid, status;
+
+	if (!vfs_have_root || !vfs_have_root()) {
+		if (cmdline_has("init"))
+			dz_printk("init: no initramfs, running the kernel's shell\n");
+		return;
+	}
+	init_argv(argv, path, sizeof(path));
+	pid = proc_spawn(path, argv, envp);
+	if (pid < 0) {
+		dz_printk("init: cannot run %s, running the kernel's shell\n", path);
+		return;
+	}
+	status = proc_wait(pid);
+	if (status & 0x7f) {
+		dz_printk("init: killed by signal %d (%s)\n", status & 0x7f,
+			  signal_name(status & 0x7f));
+		machine_exit(QEMU_EXIT_FAILURE);
+	}
+	dz_printk("init: exited with status %d\n", (status >> 8) & 0xff);
+	machine_exit(status ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+}
+
 static void init_thread(void *arg)
 {
 	(void)arg;
@@ -222,18 +320,59 @@ static void init_thread(void *arg)
 		machine_exit(cputest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	if (cmdline_has("ticktest"))
 		machine_exit(ticktest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
-	if (cmdline_has("init")) {
-		int status;
-
-		user_run("init", "", &status);
-	}
 	if (cmdline_has("idletest"))
 		machine_exit(idletest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	run_init();
 	demo_run();
 	if (!cmdline_has("noshell"))
 		shell_run();
 	dz_printk("dynhz: powering off\n");
 	machine_poweroff();
+}
+
+extern const char __kernel_start[], __kernel_end[];
+
+/* The loader's facts, read before any page is handed out: they may lie in free memory. */
+static void take_loader_info(u32 magic, const struct multiboot_info *mbi)
+{
+	const struct multiboot_module *mod;
+
+	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
+		mbi = NULL;
+	if (mbi && (mbi->flags & MULTIBOOT_INFO_CMDLINE)) {
+		const char *c = (const char *)(uintptr_t)mbi->cmdline;
+		size_t n = strlen(c);
+
+		if (n >= sizeof(cmdline_copy))
+			n = sizeof(cmdline_copy) - 1;
+		memcpy(cmdline_copy, c, n);
+		boot_cmdline = cmdline_copy;
+	}
+	page_alloc_init(mbi, (u32)(uintptr_t)__kernel_start, (u32)(uintptr_t)__kernel_end);
+	if (!mbi || !(mbi->flags & MULTIBOOT_INFO_MODS) || !mbi->mods_count)
+		return;
+	mod = (const struct multiboot_module *)(uintptr_t)mbi->mods_addr;
+	/* Reserved where the loader put it: nothing is given those pages. */
+	if (mod->mod_end <= mod->mod_start || mod->mod_end > KERNEL_MAP_TOP) {
+		dz_printk("initramfs: module at 0x%x-0x%x is outside the kernel's memory, "
+			  "ignored\n",
+			  (unsigned int)mod->mod_start, (unsigned int)mod->mod_end);
+		return;
+	}
+	page_reserve(mod->mod_start, mod->mod_end);
+	initrd = (const void *)(uintptr_t)mod->mod_start;
+	initrd_size = mod->mod_end - mod->mod_start;
+}
+
+static void print_memory(void)
+{
+	struct page_stats st;
+
+	page_stats_read(&st);
+	dz_printk("memory: %u KiB usable, %u KiB free, %u KiB kernel and initramfs (%u bytes "
+		  "at 0x%x)\n",
+		  st.total * 4, st.free * 4, st.kernel * 4, (unsigned int)initrd_size,
+		  (unsigned int)(uintptr_t)initrd);
 }
 
 _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
@@ -242,10 +381,13 @@ _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 	gdt_init();
 	idt_init();
 	pic_init();
-	if (magic == MULTIBOOT_BOOTLOADER_MAGIC && (mbi->flags & MULTIBOOT_INFO_CMDLINE))
-		boot_cmdline = (const char *)(uintptr_t)mbi->cmdline;
+	take_loader_info(magic, mbi);
+	paging_init();
 	dz_printk("\ndynhz reference kernel, i386 (%s)\n", build_name());
 	print_cmdline();
+	print_memory();
+	if (vfs_init)
+		vfs_init(initrd, initrd_size);
 	local_irq_enable();
 	clock_init(boot_cmdline);
 	realtime_init();
@@ -253,6 +395,7 @@ _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 	serial_setup_poll(boot_cmdline);
 	params_check();
 	user_init();
+	proc_init();
 	if (!kthread_run(init_thread, NULL, "init"))
 		dz_panic("cannot start the init thread");
 	cpu_idle();

@@ -62,3 +62,43 @@ int strcmp(const char *a, const char *b)
 		a++, b++;
 	return (unsigned char)*a - (unsigned char)*b;
 }
+
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return NULL;
+	}
+}
+
+char *strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+
+	for (;; s++) {
+		if (*s == (char)c)
+			last = s;
+		if (!*s)
+			return (char *)last;
+	}
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++)
+		if (*a != *b || !*a)
+			return (unsigned char)*a - (unsigned char)*b;
+	return 0;
+}
+
+char *strstr(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (!strncmp(hay, needle, n))
+			return (char *)hay;
+	return n ? NULL : (char *)hay;
+}

@@ -58,28 +58,3 @@ $(KB)/gen/dynhz/timeconst.h: GEN_RUN = $(QEMU_USER)
 
 -include $(K_OBJ:.o=.d)
 
-# The user program (user/): a flat binary linked at its place in the user
-# region, embedded in the kernel image by arch/x86/user_image.S.
-UB	:= $(KB)/user
-U_CFLAGS := $(DZ_STD) $(DZ_WARN) $(KFREE) -Iuser -Ikernel/include $(DZ_OPT) $(CFLAGS)
-U_OBJ	:= $(UB)/crt0.o $(patsubst user/%.c,$(UB)/%.o,$(wildcard user/*.c))
-
-$(UB)/init.elf: $(U_OBJ) user/user.ld
-	$(KCC) $(KLDFLAGS:arch/x86/kernel.ld=user/user.ld) -Wl,--no-warn-rwx-segments $(U_OBJ) -lgcc -o $@
-
-$(UB)/init.bin: $(UB)/init.elf
-	objcopy -O binary $< $@
-
-$(UB)/%.o: user/%.c
-	@mkdir -p $(dir $@)
-	$(KCC) $(U_CFLAGS) -MMD -MP -c $< -o $@
-
-$(UB)/%.o: user/%.S
-	@mkdir -p $(dir $@)
-	$(KCC) $(KASFLAGS) -c $< -o $@
-
-$(KB)/arch/x86/user_image.o: arch/x86/user_image.S $(UB)/init.bin
-	@mkdir -p $(dir $@)
-	$(KCC) $(KASFLAGS) -DUSER_IMAGE='"$(UB)/init.bin"' -c $< -o $@
-
--include $(U_OBJ:.o=.d)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # make run: boots the reference kernel under QEMU.
-#   scripts/run-kernel.sh <kernel.elf> "<command line>"
+#   scripts/run-kernel.sh <kernel.elf> "<command line>" [initramfs.cpio]
 # On a terminal: the serial console is this terminal (Ctrl-A X quits QEMU,
 # `poweroff` in the shell stops the machine), and guest time is real time.
 # Without one (a pipe, CI): the kernel powers off after the demonstration
@@ -8,12 +8,14 @@
 # so it ends at once.
 kernel=$1
 cmdline=$2
+initrd=${3:-}
 if [ ! -f "$kernel" ]; then
 	echo "run-kernel: no kernel at $kernel (make kernel)" >&2
 	exit 1
 fi
-qemu=(qemu-system-i386 -kernel "$kernel" -m 32 -no-reboot
+qemu=(qemu-system-i386 -kernel "$kernel" -m 64 -no-reboot
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+[ -n "$initrd" ] && qemu+=(-initrd "$initrd")
 if [ -t 0 ]; then
 	echo "dynhz: booting $kernel with '$cmdline' (Ctrl-A X quits QEMU)"
 	"${qemu[@]}" -append "$cmdline" -nographic

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The GDT of our own (the loader's may be anywhere and is not ours to
- * keep): flat ring-0 code and data, the user's code and data limited to the
- * user region (see asm/desc.h), and the TSS, which the CPU reads for one
- * thing only: the kernel stack to use when an interrupt arrives in ring 3.
+ * keep): flat ring-0 code and data, flat ring-3 code and data (paging keeps
+ * user space out of the kernel), the TSS, which the CPU reads for one thing
+ * only: the kernel stack to use when an interrupt arrives in ring 3, and the
+ * three thread-local-storage slots a process sets with set_thread_area,
+ * reloaded at every switch (arch/x86/tls.c).
  */
 #include <asm/desc.h>
 
@@ -24,7 +26,7 @@ struct tss {
 
 static struct tss tss;
 /* Not const: LTR writes the TSS descriptor's busy bit. */
-static u64 gdt[6] __attribute__((aligned(8)));
+static u64 gdt[GDT_ENTRIES] __attribute__((aligned(8)));
 
 static u64 seg_desc(u32 base, u32 limit, u8 access, u8 flags)
 {
@@ -41,12 +43,18 @@ static void gdt_fill(void)
 {
 	gdt[KERNEL_CS / 8] = seg_desc(0, 0xfffff, ACC_KCODE, SEG_4K_32);
 	gdt[KERNEL_DS / 8] = seg_desc(0, 0xfffff, ACC_KDATA, SEG_4K_32);
-	gdt[USER_CS / 8] = seg_desc(USER_BASE, USER_SIZE / 4096 - 1, ACC_UCODE, SEG_4K_32);
-	gdt[USER_DS / 8] = seg_desc(USER_BASE, USER_SIZE / 4096 - 1, ACC_UDATA, SEG_4K_32);
+	gdt[USER_CS / 8] = seg_desc(0, 0xfffff, ACC_UCODE, SEG_4K_32);
+	gdt[USER_DS / 8] = seg_desc(0, 0xfffff, ACC_UDATA, SEG_4K_32);
 	tss.ss0 = KERNEL_DS;
 	/* An I/O bitmap offset past the limit: ring 3 may use no port at all. */
 	tss.iomap_base = sizeof(tss);
 	gdt[TSS_SEL / 8] = seg_desc((u32)(uintptr_t)&tss, sizeof(tss) - 1, ACC_TSS32, 0);
+}
+
+void gdt_set_tls(const u64 *desc)
+{
+	for (unsigned int i = 0; i < GDT_TLS_ENTRIES; i++)
+		gdt[GDT_TLS_FIRST + i] = desc[i];
 }
 
 void gdt_init(void)

@@ -17,6 +17,12 @@ static struct {
 static unsigned int depth;
 static void (*exit_hook)(void);
 static void (*syscall_fn)(struct irq_frame *f);
+static void (*user_return_fn)(struct irq_frame *f);
+
+void irq_set_user_return_hook(void (*fn)(struct irq_frame *f))
+{
+	user_return_fn = fn;
+}
 
 void irq_set_syscall_handler(void (*fn)(struct irq_frame *f))
 {
@@ -43,13 +49,16 @@ unsigned int irq_depth(void)
 	return depth;
 }
 
-void x86_interrupt(struct irq_frame *f)
+static void dispatch(struct irq_frame *f)
 {
-	if (f->vector < FIRST_EXTERNAL_VECTOR)
+	if (f->vector < FIRST_EXTERNAL_VECTOR) {
 		x86_exception(f);
+		return;
+	}
 	/* A system call is the calling thread's own work: it may sleep. */
 	if (f->vector == SYSCALL_VECTOR && syscall_fn && frame_from_user(f)) {
 		syscall_fn(f);
+		local_irq_disable();
 		return;
 	}
 	if (unlikely(!vectors[f->vector].fn))
@@ -60,4 +69,12 @@ void x86_interrupt(struct irq_frame *f)
 	depth--;
 	if (exit_hook)
 		exit_hook();
+}
+
+void x86_interrupt(struct irq_frame *f)
+{
+	dispatch(f);
+	/* Back to ring 3: the signals it has pending are delivered first. */
+	if (frame_from_user(f) && user_return_fn)
+		user_return_fn(f);
 }

@@ -39,9 +39,9 @@ static const char *const exception_names[32] = {
 
 static void (*describe_hook)(void);
 static int in_trap;
-static void (*user_fault_hook)(struct irq_frame *f, const char *name);
+static bool (*user_fault_hook)(struct irq_frame *f, const char *name);
 
-void trap_set_user_fault_hook(void (*fn)(struct irq_frame *f, const char *name))
+void trap_set_user_fault_hook(bool (*fn)(struct irq_frame *f, const char *name))
 {
 	user_fault_hook = fn;
 }
@@ -77,15 +77,15 @@ static void backtrace(u32 ebp)
 	dz_printk("\n");
 }
 
-_Noreturn void x86_exception(struct irq_frame *f)
+void x86_exception(struct irq_frame *f)
 {
 	unsigned int v = f->vector;
 	const char *name = v < 32 && exception_names[v] ? exception_names[v] : "reserved";
 	/* No privilege change: the interrupted ESP is just above the frame. */
 	u32 esp = (u32)(uintptr_t)&f->eflags + 4;
 
-	if (frame_from_user(f) && user_fault_hook)
-		user_fault_hook(f, name);
+	if (frame_from_user(f) && user_fault_hook && user_fault_hook(f, name))
+		return;
 
 	dz_printk("\nexception: vector %u (%s), error code 0x%x, at eip 0x%x\n", v, name,
 		  (unsigned int)f->error, (unsigned int)f->eip);

@@ -8,9 +8,9 @@
 
 _Noreturn void arch_enter_user(u32 eip, u32 esp)
 {
-	u32 ds = USER_DS, flags = X86_EFLAGS_IF | EFLAGS_RESERVED;
-
 	/* IOPL stays 0: CLI, HLT and port I/O fault in ring 3. */
+	static const u32 flags = X86_EFLAGS_IF | EFLAGS_RESERVED;
+
 	__asm__ volatile("cli\n\t"
 			 "mov %0, %%ds\n\t"
 			 "mov %0, %%es\n\t"
@@ -21,9 +21,16 @@ _Noreturn void arch_enter_user(u32 eip, u32 esp)
 			 "pushl %2\n\t" /* eflags */
 			 "pushl %3\n\t" /* cs */
 			 "pushl %4\n\t" /* eip */
+			 "xor %%eax, %%eax\n\t"
+			 "xor %%ebx, %%ebx\n\t"
+			 "xor %%ecx, %%ecx\n\t"
+			 "xor %%edx, %%edx\n\t"
+			 "xor %%esi, %%esi\n\t"
+			 "xor %%edi, %%edi\n\t"
+			 "xor %%ebp, %%ebp\n\t"
 			 "iret"
 			 :
-			 : "r"(ds), "r"(esp), "r"(flags), "i"(USER_CS), "r"(eip)
+			 : "r"(USER_DS), "r"(esp), "m"(flags), "i"(USER_CS), "r"(eip)
 			 : "memory");
 	__builtin_unreachable();
 }

@@ -142,7 +142,7 @@ add boot-time-checks variable "" "crash=boom selftest=1 usertest init idletest=a
 	33 "$SELFTEST_END" "crash idletest" \
 	'^crash=boom: not ud, div, gp or panic, using none$' \
 	'^idletest=abc: not a number, using 10$' \
-	'^selftest: overrides usertest, init, idletest$'
+	'^selftest: overrides usertest, idletest, init$'
 add crash-overrides debug "" "crash=panic selftest" 35 \
 	'^panic: kernel/main\.c:[0-9]+: crash=panic requested$' "" \
 	'^crash: overrides selftest$'

@@ -26,6 +26,10 @@ int selftest_run(void);
  */
 int usertest_run(void);
 
+/* The user-space check program, in the initramfs; its wait status (or -errno). */
+#define USERTEST_PROGRAM "/sbin/usertest"
+int usertest_program(const char *arg);
+
 /*
  * cputest=<seconds>: user, kernel-thread and idle time made on purpose,
  * then one "cputest:" line of the cpu times against the elapsed time

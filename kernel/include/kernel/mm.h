@@ -87,6 +87,8 @@ int mm_add_vma(struct mm *mm, u32 start, u32 len, u32 prot);
 int mm_remove_range(struct mm *mm, u32 start, u32 len);
 /* Changes the protection of [start, start+len); -ENOMEM where nothing is mapped. */
 int mm_protect(struct mm *mm, u32 start, u32 len, u32 prot);
+/* No area meets [start, start+len). */
+bool mm_range_free(const struct mm *mm, u32 start, u32 len);
 /* Finds a free gap of len bytes below USER_MMAP_TOP; 0 when none. */
 u32 mm_find_gap(const struct mm *mm, u32 len);
 /* The area holding addr, or NULL. */
@@ -98,6 +100,8 @@ const struct vma *mm_find_vma(const struct mm *mm, u32 addr);
  * the access, -ENOMEM when no page is left.
  */
 int mm_fault_in(struct mm *mm, u32 addr, bool write);
+/* Drops the pages of [start, end) (MADV_DONTNEED): they read as zero on next touch. */
+void mm_drop_pages(struct mm *mm, u32 start, u32 end);
 /* The physical page at addr if present (0 if not); *writable says whether it may be written. */
 u32 mm_lookup(const struct mm *mm, u32 addr, bool *writable);
 

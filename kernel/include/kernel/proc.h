@@ -24,6 +24,11 @@ enum proc_state { PROC_FREE, PROC_RUNNING, PROC_ZOMBIE };
 
 struct thread;
 
+/* Where a program starts: its entry point and its stack pointer. */
+struct exec_start {
+	u32 eip, esp;
+};
+
 struct proc {
 	enum proc_state state;
 	int pid, ppid, pgid, sid;
@@ -33,6 +38,7 @@ struct proc {
 	char exe[VFS_CWD_MAX];	/* the program's absolute path */
 	char cwd[VFS_CWD_MAX];
 	struct thread *thread;
+	struct exec_start start; /* where its thread enters ring 3 */
 	struct mm mm;
 	struct files files;
 	struct sigstate sig;

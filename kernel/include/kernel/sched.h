@@ -25,7 +25,7 @@
 #include <dynhz/jiffies.h>
 #include <kernel/list.h>
 
-struct user_task;
+struct proc;
 
 #define TASK_RUNNING	     0
 #define TASK_INTERRUPTIBLE   1
@@ -33,7 +33,7 @@ struct user_task;
 #define TASK_DEAD	     4
 
 #define MAX_THREADS	     16
-#define THREAD_STACK_SIZE    8192
+#define THREAD_STACK_SIZE    16384
 #define MAX_SCHEDULE_TIMEOUT LONG_MAX
 
 struct thread {
@@ -53,7 +53,7 @@ struct thread {
 	u64 ticks;		/* ticks during which it ran (a sample, not its CPU time) */
 	u64 switches;		/* times it was switched in */
 	u64 preemptions;	/* times its slice ran out */
-	struct user_task *user; /* the user program it runs, if any */
+	struct proc *proc; /* the process it runs, if any */
 };
 
 extern struct thread *current;

@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * User programs: one at a time, in ring 3, in the user region, talking to
- * the kernel through system calls only (kernel/uapi.h).
- *
- * A user task is a kernel thread that dropped to ring 3. Its CPU time is
- * accounted in nanoseconds on the TSC at every change of mode (system call
- * in and out, switch in and out), and reaches user space only in USER_HZ
- * ticks.
+ * CPU-time accounting of user programs (kernel/user.c). A process's time
+ * is charged in nanoseconds on the TSC at every change of mode (system
+ * call in and out, switch in and out) and reaches user space only in
+ * USER_HZ ticks.
  */
 #ifndef KERNEL_USER_H
 #define KERNEL_USER_H
@@ -14,39 +11,24 @@
 #include <dynhz/jiffies.h>
 #include <kernel/sched.h>
 
-struct irq_frame;
+struct proc;
 
-struct user_task {
-	struct thread *thread;
-	int pid;
-	const char *name;
-	u64 utime_ns, stime_ns;
-	u64 stamp_ns; /* TSC time the running mode was last charged */
-	bool in_user; /* running in ring 3 (not in a system call) */
-	volatile bool done;
-	bool killed;
-	int status; /* exit status, when not killed */
-};
-
-/* Installs the system-call gate and the user-fault handler. After clock_init(). */
+/* The nanoseconds-to-USER_HZ conversion. After clock_init(). */
 void user_init(void);
-
-/*
- * Runs `image` (user_image_start) as a new task named `name` with the
- * argument string `arg`, and waits for it to end. Returns 0 when it
- * exited (its status in *status), -1 when it was killed.
- */
-int user_run(const char *name, const char *arg, int *status);
 
 /* From schedule(), interrupts off, at its TSC time now: charges prev's time, readies next's. */
 void user_acct_switch(struct thread *prev, struct thread *next, u64 now);
 
-/* From the system-call path: the task leaves and reenters ring 3. */
-void user_acct_enter_kernel(struct user_task *u);
-void user_acct_exit_kernel(struct user_task *u);
+/* From the system-call path: the process leaves and reenters ring 3. */
+void user_acct_enter_kernel(struct proc *p);
+void user_acct_exit_kernel(struct proc *p);
 
+/* The process's time up to now, in ns. */
+void user_acct_read(struct proc *p, u64 *utime_ns, u64 *stime_ns);
 /* Brings the accounting up to now and reads it, in USER_HZ ticks. */
-void user_times(struct user_task *u, dz_uclock_t *utime, dz_uclock_t *stime);
+void user_times(struct proc *p, dz_uclock_t *utime, dz_uclock_t *stime);
+/* The process ends, interrupts off: its last charge, and its user time joins the totals. */
+void user_acct_exit(struct proc *p);
 
 /*
  * The CPU's time since sched_init() by mode, in ns, read at one instant:
@@ -62,13 +44,10 @@ void cpu_times_read(struct cpu_times *ct);
 /* Nanoseconds to USER_HZ ticks, rounded down (statistics). */
 dz_uclock_t nsecs_to_clock_t(u64 ns);
 
-/* Ends the current user task (exit or fault); never returns. */
-_Noreturn void user_task_end(bool killed, int status);
-
-/* The `cpu` line of /proc/stat and the user tasks' times (shell and usertest). */
+/* The `cpu` line of /proc/stat and the processes' times (shell and usertest). */
 void user_stat_print(void);
 
-/* The system-call dispatcher (kernel/syscall.c). */
-void syscall_handle(struct irq_frame *f);
+/* The scheduler's switch of address space, TLS and FPU (kernel/proc.c). */
+void proc_switch(struct thread *prev, struct thread *next);
 
 #endif

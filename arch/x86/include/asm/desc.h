@@ -2,13 +2,9 @@
 /*
  * Segment selectors and descriptor tables.
  *
- * There is no paging: the kernel's segments are flat (base 0, 4 GiB), and
- * the user's segments cover only the user region, USER_BASE to USER_BASE +
- * USER_SIZE. A user address is an offset in that region, and the kernel
- * checks every user pointer against USER_SIZE. On hardware the segment
- * limit also stops a user access beyond the region (#GP in ring 3); QEMU's
- * TCG does not check data-segment limits, so there only the kernel's own
- * checks hold: real isolation would need paging.
+ * Every segment is flat (base 0, 4 GiB): paging (asm/paging.h) is what
+ * keeps ring 3 out of the kernel. Entries 6 to 8 are the current process's
+ * thread-local-storage segments, as on Linux i386.
  */
 #ifndef ASM_DESC_H
 #define ASM_DESC_H
@@ -19,8 +15,9 @@
 #define USER_DS	  0x23 /* GDT entry 4, RPL 3 */
 #define TSS_SEL	  0x28 /* GDT entry 5 */
 
-#define USER_BASE 0x400000 /* 4 MiB: above the kernel image */
-#define USER_SIZE 0x100000 /* 1 MiB, a whole number of 4 KiB pages */
+#define GDT_TLS_FIRST   6
+#define GDT_TLS_ENTRIES 3
+#define GDT_ENTRIES	9
 
 #ifndef __ASSEMBLY__
 #include <dynhz/types.h>
@@ -34,6 +31,9 @@ struct desc_ptr {
 
 /* The kernel stack the CPU switches to on an interrupt from ring 3. */
 void tss_set_esp0(u32 esp0);
+
+/* Loads the three TLS descriptors of the process about to run. */
+void gdt_set_tls(const u64 *desc);
 
 #endif /* __ASSEMBLY__ */
 

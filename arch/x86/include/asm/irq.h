@@ -66,8 +66,16 @@ void idt_allow_user(unsigned int vector);
 #define SYSCALL_VECTOR 0x80
 void irq_set_syscall_handler(void (*fn)(struct irq_frame *f));
 
-/* Fatal: prints the exception and the kernel's state, exits with failure. */
-_Noreturn void x86_exception(struct irq_frame *f);
+/*
+ * An exception. From ring 3 it goes to the user fault hook, which may
+ * handle it (a page filled on first touch) and return; anything else is
+ * fatal: the exception and the kernel's state are printed and the machine
+ * exits with failure.
+ */
+void x86_exception(struct irq_frame *f);
+
+/* Runs, interrupts off, before every return to ring 3 (signal delivery). */
+void irq_set_user_return_hook(void (*fn)(struct irq_frame *f));
 
 /*
  * Prints what the kernel was doing (current thread, activity) when it
@@ -77,10 +85,11 @@ void trap_set_describe_hook(void (*fn)(void));
 void trap_describe(void);
 
 /*
- * An exception from ring 3 is the user program's fault, not the kernel's:
- * the hook set here reports it and ends the program (it must not return).
+ * An exception from ring 3 is the user program's, not the kernel's: the
+ * hook set here returns true when it was handled (the program goes on),
+ * or reports it and ends the program; false: not a user task after all.
  */
-void trap_set_user_fault_hook(void (*fn)(struct irq_frame *f, const char *name));
+void trap_set_user_fault_hook(bool (*fn)(struct irq_frame *f, const char *name));
 
 #endif /* __ASSEMBLY__ */
 

@@ -1,18 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Dropping to ring 3 (see asm/desc.h for the user region). */
+/* Dropping to ring 3. */
 #ifndef ASM_USERMODE_H
 #define ASM_USERMODE_H
 
 #include <dynhz/types.h>
 
 /*
- * Loads the user segments and IRETs to eip with the stack at esp (both
- * offsets in the user region), interrupts on. The caller's kernel stack is
- * abandoned: set the TSS's esp0 first, interrupts from ring 3 land there.
+ * Loads the user segments and IRETs to eip with the stack at esp,
+ * interrupts on, every general register zero (the i386 ABI: EDX is the
+ * function a C library registers with atexit, 0 for none). The caller's
+ * kernel stack is abandoned: set the TSS's esp0 first, interrupts from
+ * ring 3 land there.
  */
 _Noreturn void arch_enter_user(u32 eip, u32 esp);
-
-/* The image of the user program, linked into the kernel (user_image.S). */
-extern const char user_image_start[], user_image_end[];
 
 #endif

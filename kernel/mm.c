@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Address spaces (kernel/include/kernel/mm.h): the areas (vmas) a process
+ * may touch, and the pages behind them, filled on first touch.
+ *
+ * An area's pages are mapped with its protection. PROT_NONE cannot be
+ * said by an i386 page-table entry that is present, so such a page is
+ * kept but marked not present (PTE_KEPT), and made present again when the
+ * protection allows it: mprotect never loses data.
+ */
+#include <kernel/mm.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+#include <asm/paging.h>
+#include <dynhz/printk.h>
+
+#define PTE_KEPT 0x200U /* software bit: the page is ours but hidden (PROT_NONE) */
+#define PDE_SPAN 0x400000U
+
+static bool mm_is_active(const struct mm *mm)
+{
+	return mm->pgdir && read_cr3() == mm->pgdir;
+}
+
+static u32 pte_flags(u32 prot)
+{
+	if (!(prot & (VM_READ | VM_WRITE | VM_EXEC)))
+		return PTE_KEPT;
+	return PTE_P | PTE_U | ((prot & VM_WRITE) ? PTE_W : 0);
+}
+
+int mm_create(struct mm *mm)
+{
+	memset(mm, 0, sizeof(*mm));
+	mm->pgdir = paging_new_pgdir();
+	return mm->pgdir ? 0 : -ENOMEM;
+}
+
+/* Frees the pages of [start, end) that are present or kept. */
+static void free_pages_in(struct mm *mm, u32 start, u32 end)
+{
+	bool active = mm_is_active(mm);
+
+	for (u32 va = start; va < end && va >= start;) {
+		u32 *pte = paging_pte(mm->pgdir, va, false);
+
+		if (!pte) {
+			va = (va & ~(PDE_SPAN - 1)) + PDE_SPAN;
+			continue;
+		}
+		if (*pte & PTE_ADDR) {
+			page_free(*pte & PTE_ADDR);
+			mm->rss--;
+		}
+		*pte = 0;
+		if (active)
+			invlpg(va);
+		va += PAGE_SIZE;
+	}
+}
+
+void mm_destroy(struct mm *mm)
+{
+	u32 *pd = (u32 *)(uintptr_t)mm->pgdir;
+
+	if (!pd)
+		return;
+	if (mm_is_active(mm))
+		load_cr3(paging_kernel_pgdir());
+	for (u32 i = USER_START >> 22; i < USER_TOP >> 22; i++) {
+		if (!(pd[i] & PTE_P))
+			continue;
+		free_pages_in(mm, i << 22, (i + 1) << 22);
+		page_free(pd[i] & PTE_ADDR);
+		pd[i] = 0;
+	}
+	page_free(mm->pgdir);
+	mm->pgdir = 0;
+	mm->nvmas = 0;
+}
+
+void mm_activate(const struct mm *mm)
+{
+	if (mm->pgdir && read_cr3() != mm->pgdir)
+		load_cr3(mm->pgdir);
+}
+
+void mm_activate_kernel(void)
+{
+	if (read_cr3() != paging_kernel_pgdir())
+		load_cr3(paging_kernel_pgdir());
+}
+
+const struct vma *mm_find_vma(const struct mm *mm, u32 addr)
+{
+	for (u32 i = 0; i < mm->nvmas; i++)
+		if (addr >= mm->vmas[i].start && addr < mm->vmas[i].end)
+			return &mm->vmas[i];
+	return NULL;
+}
+
+static bool range_ok(u32 start, u32 len)
+{
+	return !(start & ~PAGE_MASK) && len && start >= USER_START && start <= USER_TOP &&
+	       len <= USER_TOP - start;
+}
+
+static bool overlaps(const struct mm *mm, u32 start, u32 end)
+{
+	for (u32 i = 0; i < mm->nvmas; i++)
+		if (mm->vmas[i].start < end && start < mm->vmas[i].end)
+			return true;
+	return false;
+}
+
+bool mm_range_free(const struct mm *mm, u32 start, u32 len)
+{
+	return !overlaps(mm, start, start + PAGE_ALIGN(len));
+}
+
+int mm_add_vma(struct mm *mm, u32 start, u32 len, u32 prot)
+{
+	u32 end, i;
+
+	len = PAGE_ALIGN(len);
+	if (!range_ok(start, len))
+		return -EINVAL;
+	end = start + len;
+	if (overlaps(mm, start, end))
+		return -EINVAL;
+	if (mm->nvmas == MM_MAX_VMAS)
+		return -ENOMEM;
+	for (i = mm->nvmas; i > 0 && mm->vmas[i - 1].start > start; i--)
+		mm->vmas[i] = mm->vmas[i - 1];
+	mm->vmas[i] = (struct vma){ start, end, prot };
+	mm->nvmas++;
+	return 0;
+}
+
+/* Makes addr a boundary between areas, splitting the one holding it. */
+static int split_at(struct mm *mm, u32 addr)
+{
+	for (u32 i = 0; i < mm->nvmas; i++) {
+		struct vma *v = &mm->vmas[i];
+
+		if (addr <= v->start || addr >= v->end)
+			continue;
+		if (mm->nvmas == MM_MAX_VMAS)
+			return -ENOMEM;
+		memmove(v + 1, v, (mm->nvmas - i) * sizeof(*v));
+		mm->nvmas++;
+		v[0].end = addr;
+		v[1].start = addr;
+		return 0;
+	}
+	return 0;
+}
+
+int mm_remove_range(struct mm *mm, u32 start, u32 len)
+{
+	u32 end;
+	int err;
+
+	len = PAGE_ALIGN(len);
+	if (!range_ok(start, len))
+		return -EINVAL;
+	end = start + len;
+	if ((err = split_at(mm, start)) || (err = split_at(mm, end)))
+		return err;
+	for (u32 i = 0; i < mm->nvmas;) {
+		if (mm->vmas[i].start >= start && mm->vmas[i].end <= end) {
+			memmove(&mm->vmas[i], &mm->vmas[i + 1],
+				(mm->nvmas - i - 1) * sizeof(mm->vmas[0]));
+			mm->nvmas--;
+		} else {
+			i++;
+		}
+	}
+	free_pages_in(mm, start, end);
+	return 0;
+}
+
+/* Where the areas from start on first leave a hole before end (end: none). */
+static u32 mapped_prefix(const struct mm *mm, u32 start, u32 end)
+{
+	u32 a = start;
+
+	while (a < end) {
+		const struct vma *v = mm_find_vma(mm, a);
+
+		if (!v)
+			return a;
+		a = v->end;
+	}
+	return end;
+}
+
+/* Rewrites the entries of the pages already there in [start, end) for prot. */
+static void reprotect_pages(struct mm *mm, u32 start, u32 end, u32 prot)
+{
+	bool active = mm_is_active(mm);
+
+	for (u32 va = start; va < end; va += PAGE_SIZE) {
+		u32 *pte = paging_pte(mm->pgdir, va, false);
+
+		if (!pte || !(*pte & PTE_ADDR))
+			continue;
+		*pte = (*pte & PTE_ADDR) | pte_flags(prot);
+		if (active)
+			invlpg(va);
+	}
+}
+
+int mm_protect(struct mm *mm, u32 start, u32 len, u32 prot)
+{
+	u32 end, hole;
+	int err;
+
+	len = PAGE_ALIGN(len);
+	if (!range_ok(start, len))
+		return -EINVAL;
+	end = start + len;
+	/* As Linux: up to the first hole, then ENOMEM; nothing when the hole is first. */
+	hole = mapped_prefix(mm, start, end);
+	if (hole == start)
+		return -ENOMEM;
+	if ((err = split_at(mm, start)) || (err = split_at(mm, hole)))
+		return err;
+	for (u32 i = 0; i < mm->nvmas; i++)
+		if (mm->vmas[i].start >= start && mm->vmas[i].end <= hole)
+			mm->vmas[i].prot = (mm->vmas[i].prot & VM_GROWSDOWN) | prot;
+	reprotect_pages(mm, start, hole, prot);
+	return hole == end ? 0 : -ENOMEM;
+}
+
+u32 mm_find_gap(const struct mm *mm, u32 len)
+{
+	u32 top = USER_MMAP_TOP;
+
+	len = PAGE_ALIGN(len);
+	if (!len || len > USER_MMAP_TOP - USER_START)
+		return 0;
+	/* Downwards from the top, as Linux's default layout: below the stack. */
+	for (u32 i = mm->nvmas; i-- > 0;) {
+		const struct vma *v = &mm->vmas[i];
+
+		if (v->start >= top)
+			continue;
+		if (v->end <= top && top - v->end >= len)
+			return top - len;
+		top = v->start;
+	}
+	return top - USER_START >= len ? top - len : 0;
+}
+
+int mm_fault_in(struct mm *mm, u32 addr, bool write)
+{
+	const struct vma *v = mm_find_vma(mm, addr);
+	u32 *pte, flags, pa;
+
+	if (!v || (write && !(v->prot & VM_WRITE)) || !(v->prot & (VM_READ | VM_WRITE | VM_EXEC)))
+		return -EFAULT;
+	pte = paging_pte(mm->pgdir, addr, true);
+	if (!pte)
+		return -ENOMEM;
+	flags = pte_flags(v->prot);
+	if (*pte & PTE_ADDR) {
+		*pte = (*pte & PTE_ADDR) | flags;
+	} else {
+		pa = page_alloc(false);
+		if (!pa)
+			return -ENOMEM;
+		*pte = pa | flags;
+		mm->rss++;
+	}
+	if (mm_is_active(mm))
+		invlpg(addr & PAGE_MASK);
+	return 0;
+}
+
+u32 mm_lookup(const struct mm *mm, u32 addr, bool *writable)
+{
+	u32 *pte;
+
+	if (addr < USER_START || addr >= USER_TOP || !mm->pgdir)
+		return 0;
+	pte = paging_pte(mm->pgdir, addr, false);
+	if (!pte || !(*pte & PTE_P))
+		return 0;
+	if (writable)
+		*writable = *pte & PTE_W;
+	return *pte & PTE_ADDR;
+}
+
+/* Drops the pages of [start, end) (MADV_DONTNEED): they read as zero next time. */
+void mm_drop_pages(struct mm *mm, u32 start, u32 end)
+{
+	free_pages_in(mm, start, end);
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Physical pages (kernel/include/kernel/mm.h): one bit per 4 KiB page of
+ * the 4 GiB the i386 can address, set while the page is in use or not RAM.
+ * The loader's memory map says which pages are RAM; the first megabyte
+ * (the BIOS's), the kernel image and the modules are never handed out.
+ *
+ * Pages below KERNEL_MAP_TOP are the kernel's to see directly, so page
+ * tables and other kernel memory come from there ("low"); user pages take
+ * the pages above first, so that low ones last.
+ */
+#include <kernel/mm.h>
+#include <kernel/string.h>
+#include <asm/multiboot.h>
+#include <dynhz/port.h>
+#include <dynhz/printk.h>
+
+#define MAX_PAGES  (1U << 20) /* 4 GiB */
+#define LOW_PAGES  (KERNEL_MAP_TOP / PAGE_SIZE)
+#define FIRST_PAGE (0x100000U / PAGE_SIZE) /* below 1 MiB: the BIOS's */
+
+static u32 used[MAX_PAGES / 32];
+static u32 ram_pages, free_pages, reserved_pages;
+static u32 top_page; /* one past the highest RAM page */
+static u32 hint_low = FIRST_PAGE, hint_high = LOW_PAGES;
+
+static bool page_used(u32 pfn)
+{
+	return used[pfn / 32] & (1U << (pfn % 32));
+}
+
+static void set_used(u32 pfn, bool on)
+{
+	if (on)
+		used[pfn / 32] |= 1U << (pfn % 32);
+	else
+		used[pfn / 32] &= ~(1U << (pfn % 32));
+}
+
+/* Frees the RAM pages wholly inside [start, end). */
+static void add_ram(u64 start, u64 end)
+{
+	u64 first = (start + PAGE_SIZE - 1) / PAGE_SIZE, last = end / PAGE_SIZE;
+
+	if (last > MAX_PAGES)
+		last = MAX_PAGES;
+	if (first < FIRST_PAGE)
+		first = FIRST_PAGE;
+	for (u64 p = first; p < last; p++) {
+		if (!page_used((u32)p))
+			continue;
+		set_used((u32)p, false);
+		ram_pages++;
+		free_pages++;
+	}
+	if (last > top_page)
+		top_page = (u32)last;
+}
+
+void page_reserve(u32 start, u32 end)
+{
+	for (u32 p = start / PAGE_SIZE; p < PAGE_ALIGN(end) / PAGE_SIZE && p < top_page; p++) {
+		if (page_used(p))
+			continue;
+		set_used(p, true);
+		free_pages--;
+		reserved_pages++;
+	}
+}
+
+void page_alloc_init(const struct multiboot_info *mbi, u32 reserved_start, u32 reserved_end)
+{
+	memset(used, 0xff, sizeof(used));
+	if (mbi && (mbi->flags & MULTIBOOT_INFO_MMAP)) {
+		u32 off = 0;
+
+		while (off + sizeof(struct multiboot_mmap_entry) <= mbi->mmap_length) {
+			const struct multiboot_mmap_entry *e =
+				(const void *)(uintptr_t)(mbi->mmap_addr + off);
+
+			if (e->type == MULTIBOOT_MEMORY_AVAILABLE)
+				add_ram(e->addr, e->addr + e->len);
+			off += e->size + 4;
+		}
+	} else if (mbi && (mbi->flags & MULTIBOOT_INFO_MEMORY)) {
+		add_ram(0x100000, 0x100000 + (u64)mbi->mem_upper * 1024);
+	}
+	if (!ram_pages)
+		dz_panic("memory: the loader reported no usable memory");
+	page_reserve(reserved_start, reserved_end);
+}
+
+static u32 take(u32 *hint, u32 lo, u32 hi)
+{
+	for (u32 n = 0, p = *hint; n < hi - lo; n++, p = p + 1 < hi ? p + 1 : lo) {
+		if (page_used(p))
+			continue;
+		set_used(p, true);
+		free_pages--;
+		*hint = p + 1 < hi ? p + 1 : lo;
+		return p;
+	}
+	return 0;
+}
+
+u32 page_alloc(bool low)
+{
+	unsigned long flags = dz_irq_save();
+	u32 low_top = top_page < LOW_PAGES ? top_page : LOW_PAGES;
+	u32 pfn = 0;
+
+	if (!low && top_page > LOW_PAGES)
+		pfn = take(&hint_high, LOW_PAGES, top_page);
+	if (!pfn && low_top > FIRST_PAGE)
+		pfn = take(&hint_low, FIRST_PAGE, low_top);
+	dz_irq_restore(flags);
+	if (!pfn)
+		return 0;
+	/* Cleared here, so no page carries another's data. */
+	flags = dz_irq_save();
+	memset(kmap(pfn * PAGE_SIZE, 2), 0, PAGE_SIZE);
+	kunmap(2);
+	dz_irq_restore(flags);
+	return pfn * PAGE_SIZE;
+}
+
+void page_free(u32 pa)
+{
+	unsigned long flags = dz_irq_save();
+	u32 pfn = pa / PAGE_SIZE;
+
+	if (pa % PAGE_SIZE || pfn < FIRST_PAGE || pfn >= top_page || !page_used(pfn))
+		dz_panic("page_free: 0x%x is not an allocated page", (unsigned int)pa);
+	set_used(pfn, false);
+	free_pages++;
+	dz_irq_restore(flags);
+}
+
+void page_stats_read(struct page_stats *st)
+{
+	unsigned long flags = dz_irq_save();
+
+	st->total = ram_pages;
+	st->free = free_pages;
+	st->kernel = reserved_pages;
+	dz_irq_restore(flags);
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Processes (kernel/include/kernel/proc.h): the table, their start as a
+ * thread that drops to ring 3, their switch (address space, TLS, FPU),
+ * their faults and their end.
+ */
+#include <kernel/proc.h>
+#include <kernel/exec.h>
+#include <kernel/user.h>
+#include <kernel/wait.h>
+#include <kernel/kernel.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+#include <kernel/syscall.h>
+#include <asm/usermode.h>
+#include <asm/paging.h>
+#include <asm/desc.h>
+#include <asm/fpu.h>
+#include <asm/cpu.h>
+#include <asm/irq.h>
+#include <dynhz/timekeeping.h>
+#include <dynhz/printk.h>
+
+/* Until the file and signal layers are built in, their hooks are optional. */
+#pragma weak files_open_console
+#pragma weak files_close_all
+#pragma weak signal_proc_init
+#pragma weak signal_proc_exit
+#pragma weak signal_return_to_user
+
+static struct proc procs[PROC_MAX];
+static int last_pid;
+static DECLARE_WAIT_QUEUE_HEAD(exit_wq);
+
+struct proc *proc_current(void)
+{
+	return current ? current->proc : NULL;
+}
+
+struct proc *proc_find(int pid)
+{
+	for (unsigned int i = 0; i < PROC_MAX; i++)
+		if (procs[i].state != PROC_FREE && procs[i].pid == pid)
+			return &procs[i];
+	return NULL;
+}
+
+unsigned int proc_list(struct proc **out, unsigned int max)
+{
+	unsigned long flags = dz_irq_save();
+	unsigned int n = 0;
+
+	/* By pid: slots are reused, pids are not. */
+	for (int pid = 0; n < max;) {
+		struct proc *next = NULL;
+
+		for (unsigned int i = 0; i < PROC_MAX; i++)
+			if (procs[i].state != PROC_FREE && procs[i].pid > pid &&
+			    (!next || procs[i].pid < next->pid))
+				next = &procs[i];
+		if (!next)
+			break;
+		out[n++] = next;
+		pid = next->pid;
+	}
+	dz_irq_restore(flags);
+	return n;
+}
+
+static struct proc *proc_alloc(void)
+{
+	unsigned long flags = dz_irq_save();
+	struct proc *p = NULL;
+
+	for (unsigned int i = 0; i < PROC_MAX && !p; i++)
+		if (procs[i].state == PROC_FREE)
+			p = &procs[i];
+	if (p) {
+		memset(p, 0, sizeof(*p));
+		p->state = PROC_RUNNING;
+		p->pid = p->pgid = p->sid = ++last_pid;
+	}
+	dz_irq_restore(flags);
+	return p;
+}
+
+/* The process's first instructions: its thread enters ring 3 here. */
+static void proc_thread(void *arg)
+{
+	struct proc *p = arg;
+
+	local_irq_disable();
+	current->proc = p;
+	mm_activate(&p->mm);
+	gdt_set_tls(p->tls);
+	fpu_restore(p->fpu);
+	p->in_user = true;
+	p->stamp_ns = tsc_now_ns();
+	tss_set_esp0((u32)(uintptr_t)(current->stack + THREAD_STACK_SIZE / 4));
+	thread_doing("running a user program");
+	if (p->pid == 1)
+		dz_printk("exec: pid 1 (%s) entered at guest ns %llu\n", p->exe,
+			  (unsigned long long)tsc_now_ns());
+	arch_enter_user(p->start.eip, p->start.esp);
+}
+
+int proc_spawn(const char *path, const char *const *argv, const char *const *envp)
+{
+	struct proc *p = proc_alloc();
+	int err;
+
+	if (!p) {
+		dz_printk("exec: %s: no free process slot\n", path);
+		return -EAGAIN;
+	}
+	memcpy(p->cwd, "/", 2);
+	p->start_ns = ktime_get_ns();
+	fpu_init_state(p->fpu);
+	if (signal_proc_init)
+		signal_proc_init(p);
+	err = exec_load(p, path, argv, envp, &p->start);
+	if (!err && files_open_console)
+		err = files_open_console(&p->files);
+	if (!err) {
+		p->thread = kthread_run(proc_thread, p, p->comm);
+		if (!p->thread)
+			err = -EAGAIN;
+	}
+	if (err) {
+		if (files_close_all)
+			files_close_all(&p->files);
+		mm_destroy(&p->mm);
+		p->state = PROC_FREE;
+		return err;
+	}
+	return p->pid;
+}
+
+int proc_wait(int pid)
+{
+	struct proc *p = proc_find(pid);
+	int status;
+
+	if (!p)
+		return -ECHILD;
+	wait_event(exit_wq, p->state == PROC_ZOMBIE);
+	status = p->exit_status;
+	p->state = PROC_FREE;
+	return status;
+}
+
+_Noreturn void proc_exit(int wait_status)
+{
+	struct proc *p = current->proc;
+
+	if (signal_proc_exit)
+		signal_proc_exit(p);
+	if (files_close_all)
+		files_close_all(&p->files);
+	local_irq_disable();
+	user_acct_exit(p);
+	mm_destroy(&p->mm);
+	p->exit_status = wait_status;
+	p->state = PROC_ZOMBIE;
+	p->thread = NULL;
+	current->proc = NULL;
+	wake_up(&exit_wq);
+	thread_exit();
+}
+
+void proc_switch(struct thread *prev, struct thread *next)
+{
+	if (prev->proc)
+		fpu_save(prev->proc->fpu);
+	if (!next->proc)
+		return;
+	mm_activate(&next->proc->mm);
+	gdt_set_tls(next->proc->tls);
+	fpu_restore(next->proc->fpu);
+	/* Its interrupts from ring 3 use the top of its own kernel stack. */
+	tss_set_esp0((u32)(uintptr_t)(next->stack + THREAD_STACK_SIZE / 4));
+}
+
+void proc_cputime_ns(struct proc *p, u64 *utime, u64 *stime)
+{
+	user_acct_read(p, utime, stime);
+}
+
+static const struct {
+	u8 vector;
+	u8 sig;
+	const char *name;
+} fault_signals[] = {
+	{ 0, SIGFPE, "SIGFPE" },   { 1, SIGTRAP, "SIGTRAP" }, { 3, SIGTRAP, "SIGTRAP" },
+	{ 4, SIGSEGV, "SIGSEGV" }, { 5, SIGSEGV, "SIGSEGV" }, { 6, SIGILL, "SIGILL" },
+	{ 16, SIGFPE, "SIGFPE" },  { 17, SIGBUS, "SIGBUS" },  { 19, SIGFPE, "SIGFPE" },
+};
+
+/* What the page-fault error code says, for the one line. */
+static const char *pf_cause(u32 err, u32 addr)
+{
+	if (addr < USER_START || addr >= USER_TOP)
+		return (err & 2) ? "write to kernel memory" : "read of kernel memory";
+	if (err & 1)
+		return (err & 2) ? "write to a read-only page" : "access not allowed";
+	return (err & 16) ? "execute of unmapped memory" :
+	       (err & 2)  ? "write to unmapped memory" :
+			    "read of unmapped memory";
+}
+
+/*
+ * An exception from ring 3. A page fault on an area's page not yet there
+ * is filled and the program goes on; anything else is the program's bug:
+ * one line, then the process ends as Linux's default action would end it.
+ */
+static bool user_fault(struct irq_frame *f, const char *name)
+{
+	struct proc *p = proc_current();
+	int sig = SIGSEGV;
+	const char *signame = "SIGSEGV";
+
+	if (!p)
+		return false; /* not a process after all: the kernel's report follows */
+	if (f->vector == 14) {
+		u32 addr = read_cr2();
+		int err = -EFAULT;
+
+		if (addr >= USER_START && addr < USER_TOP && !(f->error & 1))
+			err = mm_fault_in(&p->mm, addr, f->error & 2);
+		if (!err) {
+			p->minflt++;
+			return true;
+		}
+		if (err == -ENOMEM) {
+			/* As Linux's out-of-memory killer: SIGKILL, no core. */
+			dz_printk("user: pid %d (%s) killed by SIGKILL: out of memory at address "
+				  "0x%x\n",
+				  p->pid, p->comm, (unsigned int)addr);
+			local_irq_enable();
+			proc_exit(W_SIGNALED(SIGKILL));
+		}
+		dz_printk("user: pid %d (%s) killed by SIGSEGV: %s at address 0x%x, eip 0x%x\n",
+			  p->pid, p->comm, pf_cause(f->error, addr), (unsigned int)addr,
+			  (unsigned int)f->eip);
+	} else {
+		for (unsigned int i = 0; i < ARRAY_SIZE(fault_signals); i++)
+			if (fault_signals[i].vector == f->vector) {
+				sig = fault_signals[i].sig;
+				signame = fault_signals[i].name;
+			}
+		dz_printk("user: pid %d (%s) killed by %s: exception %u (%s), error code 0x%x, "
+			  "at eip 0x%x, esp 0x%x\n",
+			  p->pid, p->comm, signame, (unsigned int)f->vector, name,
+			  (unsigned int)f->error, (unsigned int)f->eip, (unsigned int)f->user_esp);
+	}
+	local_irq_enable();
+	proc_exit(W_SIGNALED(sig) | W_COREDUMP);
+}
+
+static void user_return(struct irq_frame *f)
+{
+	if (signal_return_to_user && proc_current())
+		signal_return_to_user(f);
+}
+
+SYSCALL_DEFINE1(exit, int, code)
+{
+	proc_exit(W_EXITCODE(code));
+}
+
+SYSCALL_DEFINE1(exit_group, int, code)
+{
+	proc_exit(W_EXITCODE(code));
+}
+
+void proc_init(void)
+{
+	fpu_init();
+	idt_allow_user(SYSCALL_VECTOR);
+	irq_set_syscall_handler(syscall_handle);
+	irq_set_user_return_hook(user_return);
+	trap_set_user_fault_hook(user_fault);
+}

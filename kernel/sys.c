@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The small system calls about the process itself: its ids, its limits,
+ * the system's name, random bytes. One user (root, 0), one thread per
+ * process (its tid is its pid), as a static program expects.
+ */
+#include <kernel/proc.h>
+#include <kernel/exec.h>
+#include <kernel/syscall.h>
+#include <kernel/uaccess.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+#include <kernel/sched.h>
+#include <dynhz/jiffies.h>
+#include <dynhz/printk.h>
+
+SYSCALL_DEFINE0(getpid)
+{
+	return proc_current()->pid;
+}
+
+SYSCALL_DEFINE0(gettid)
+{
+	return proc_current()->pid;
+}
+
+SYSCALL_DEFINE0(getppid)
+{
+	return proc_current()->ppid;
+}
+
+SYSCALL_DEFINE0(getpgrp)
+{
+	return proc_current()->pgid;
+}
+
+static long pid_field(int pid, bool sid)
+{
+	struct proc *p = pid ? proc_find(pid) : proc_current();
+
+	if (pid < 0)
+		return -EINVAL;
+	if (!p)
+		return -ESRCH;
+	return sid ? p->sid : p->pgid;
+}
+
+SYSCALL_DEFINE1(getpgid, int, pid)
+{
+	return pid_field(pid, false);
+}
+
+SYSCALL_DEFINE1(getsid, int, pid)
+{
+	return pid_field(pid, true);
+}
+
+/* Every id is root's. */
+SYSCALL_DEFINE0(getuid)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(getgid)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(geteuid)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(getegid)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(getuid32)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(getgid32)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(geteuid32)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(getegid32)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(sched_yield)
+{
+	schedule();
+	return 0;
+}
+
+SYSCALL_DEFINE1(set_tid_address, u32, tidptr)
+{
+	proc_current()->clear_child_tid = tidptr;
+	return proc_current()->pid;
+}
+
+/* Nothing uses the robust list with one thread; its size is checked as Linux does. */
+SYSCALL_DEFINE2(set_robust_list, u32, head, u32, len)
+{
+	(void)head;
+	return len == 12 ? 0 : -EINVAL;
+}
+
+/* struct new_utsname: six strings of 65 bytes. */
+#define UTS_LEN 65
+SYSCALL_DEFINE1(uname, u32, ubuf)
+{
+	static char uts[6][UTS_LEN];
+
+	memset(uts, 0, sizeof(uts));
+	memcpy(uts[0], "dynhz", 6);
+	memcpy(uts[1], "dynhz", 6);
+	/* The release is the Linux system-call interface this kernel speaks. */
+	memcpy(uts[2], "6.1.0-dynhz", 12);
+	dz_snprintf(uts[3], UTS_LEN, "#1 HZ=%lu", (unsigned long)HZ);
+	memcpy(uts[4], "i686", 5);
+	memcpy(uts[5], "(none)", 7);
+	return copy_to_user(ubuf, uts, sizeof(uts));
+}
+
+/* Resource limits: the stack's is the area exec reserves, the rest unlimited. */
+#define RLIMIT_STACK  3
+#define RLIM_NLIMITS  16
+#define RLIM_INFINITY 0xffffffffU
+
+static void limit_of(u32 resource, u64 *cur, u64 *max)
+{
+	*cur = *max = resource == RLIMIT_STACK ? USER_STACK_MAX : ~0ULL;
+}
+
+static long get_limit32(u32 resource, u32 ulim)
+{
+	u64 cur, max;
+	u32 lim[2];
+
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	limit_of(resource, &cur, &max);
+	lim[0] = cur > RLIM_INFINITY ? RLIM_INFINITY : (u32)cur;
+	lim[1] = max > RLIM_INFINITY ? RLIM_INFINITY : (u32)max;
+	return copy_to_user(ulim, lim, sizeof(lim));
+}
+
+SYSCALL_DEFINE2(getrlimit, u32, resource, u32, ulim)
+{
+	return get_limit32(resource, ulim);
+}
+
+SYSCALL_DEFINE2(ugetrlimit, u32, resource, u32, ulim)
+{
+	return get_limit32(resource, ulim);
+}
+
+SYSCALL_DEFINE4(prlimit64, int, pid, u32, resource, u32, unew, u32, uold)
+{
+	u64 lim[2], want[2];
+
+	if (pid && pid != proc_current()->pid)
+		return -ESRCH;
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (unew) {
+		if (copy_from_user(want, unew, sizeof(want)))
+			return -EFAULT;
+		if (want[0] > want[1])
+			return -EINVAL;
+	}
+	limit_of(resource, &lim[0], &lim[1]);
+	if (uold && copy_to_user(uold, lim, sizeof(lim)))
+		return -EFAULT;
+	/* Lowering a limit is allowed and recorded nowhere: nothing enforces limits here. */
+	return 0;
+}
+
+#define GRND_NONBLOCK 1
+#define GRND_RANDOM   2
+#define GRND_INSECURE 4
+#define GETRANDOM_MAX 33554431 /* Linux's most per call */
+
+SYSCALL_DEFINE3(getrandom, u32, ubuf, u32, len, u32, flags)
+{
+	u8 chunk[64];
+
+	if (flags & ~(u32)(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE) ||
+	    (flags & GRND_INSECURE && flags & GRND_RANDOM))
+		return -EINVAL;
+	if (len > GETRANDOM_MAX)
+		len = GETRANDOM_MAX;
+	for (u32 done = 0; done < len;) {
+		u32 n = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
+
+		exec_random_bytes(chunk, n);
+		if (copy_to_user(ubuf + done, chunk, n))
+			return done ? (long)done : -EFAULT;
+		done += n;
+	}
+	return (long)len;
+}
