@@ -23,7 +23,7 @@
 #define UIP_POLLS  1000000
 #define READ_TRIES 10
 
-#define SAFE_SECONDS 946684800ULL /* 2000-01-01 00:00:00 UTC */
+#define SAFE_SECONDS 946684800ULL /* 2000-01-01 00:00:00 UTC; %llu prints it */
 
 int rtc_bcd_decode(u8 v)
 {
@@ -190,11 +190,11 @@ static u8 cmos_read(u8 reg)
 	return inb(CMOS_DATA);
 }
 
-u64 rtc_boot_seconds(void)
+u64 rtc_read_seconds(rtc_reg_reader_t read)
 {
 	struct rtc_time tm;
 	struct rtc_raw r = { 0 };
-	int err = rtc_read(cmos_read, &tm, &r);
+	int err = rtc_read(read, &tm, &r);
 	u64 secs;
 
 	if (err == -1) {
@@ -211,6 +211,11 @@ u64 rtc_boot_seconds(void)
 	}
 	secs = rtc_time_to_unix(&tm);
 	dz_printk("rtc: %04u-%02u-%02u %02u:%02u:%02u UTC (%llu)\n", tm.year, tm.mon, tm.day,
-		  tm.hour, tm.min, tm.sec, secs);
+		  tm.hour, tm.min, tm.sec, (unsigned long long)secs);
 	return secs;
+}
+
+u64 rtc_boot_seconds(void)
+{
+	return rtc_read_seconds(cmos_read);
 }

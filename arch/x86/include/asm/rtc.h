@@ -82,11 +82,16 @@ s64 rtc_days_from_civil(unsigned int year, unsigned int mon, unsigned int day);
 u64 rtc_time_to_unix(const struct rtc_time *tm);
 
 /*
- * rtc_boot_seconds - the RTC's time at boot, in Unix seconds
+ * rtc_read_seconds - the clock's time in Unix seconds, with one line
+ * @read: the register reader (as for rtc_read())
  *
- * Reads the CMOS clock and prints one line: the time, or what was wrong
- * with it and the safe value used instead (2000-01-01 00:00:00 UTC).
+ * Prints one line: `rtc: 2031-05-17 12:34:56 UTC (1936787696)`, or what
+ * was wrong and the safe value used instead (2000-01-01 00:00:00 UTC, so
+ * that a dead clock battery still gives a plausible, recognisable time).
  */
+u64 rtc_read_seconds(rtc_reg_reader_t read);
+
+/* The CMOS clock's time at boot, through the ports: rtc_read_seconds(). */
 u64 rtc_boot_seconds(void);
 
 #endif
