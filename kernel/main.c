@@ -43,6 +43,7 @@
 #include <asm/multiboot.h>
 #include <kernel/kernel.h>
 #include <kernel/clock.h>
+#include <kernel/realtime.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/user.h>
@@ -365,6 +366,7 @@ _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 	print_cmdline();
 	local_irq_enable();
 	clock_init(boot_cmdline);
+	realtime_init();
 	print_memory();
 	vfs_init(initrd, initrd_size);
 	sched_init(boot_cmdline);

@@ -35,7 +35,28 @@
 #define SIGVTALRM 26
 #define SIGPROF 27
 #define SIGWINCH 28
+#define SIGSTKFLT 16
+#define SIGTTIN 21
+#define SIGTTOU 22
+#define SIGURG	23
+#define SIGXCPU 24
+#define SIGXFSZ 25
+#define SIGIO	29
+#define SIGPWR	30
 #define SIGSYS	31
+
+/* rt_sigaction's sa_flags (i386 values); SA_SIGINFO, SA_NODEFER, SA_RESETHAND and SA_RESTORER act. */
+#define SA_NOCLDSTOP 0x00000001U
+#define SA_NOCLDWAIT 0x00000002U
+#define SA_SIGINFO   0x00000004U
+#define SA_RESTORER  0x04000000U
+#define SA_ONSTACK   0x08000000U
+#define SA_RESTART   0x10000000U
+#define SA_NODEFER   0x40000000U
+#define SA_RESETHAND 0x80000000U
+
+#define SIG_DFL 0U
+#define SIG_IGN 1U
 
 struct proc;
 struct irq_frame;
@@ -48,10 +69,21 @@ struct k_sigaction {
 	u64 mask;
 };
 
+/* Who sent a pending signal, for its siginfo (one per signal: they do not queue). */
+struct sig_origin {
+	s32 code; /* SI_USER, SI_TKILL, SI_KERNEL, or a fault's code */
+	s32 pid;  /* the sender (SI_USER, SI_TKILL) */
+	u32 addr; /* the faulting address (SIGSEGV, SIGBUS...) */
+};
+
 struct sigstate {
 	struct k_sigaction action[NSIG]; /* signal n at n - 1 */
 	u64 blocked;			 /* bit n - 1: signal n */
 	u64 pending;
+	struct sig_origin origin[NSIG];
+	/* rt_sigsuspend: the mask to put back once a handler's frame has saved it */
+	u64 saved_blocked;
+	bool restore_blocked;
 };
 
 /* ITIMER_REAL (and alarm): a kernel timer on the jiffies wheel. */
@@ -61,15 +93,33 @@ struct proc_timers {
 	u64 real_interval_ns; /* 0: one-shot */
 };
 
-/* A new program (exec): default actions, nothing pending, timers off. */
+/* A new process (p zeroed or initialized before): default actions, nothing pending, timers off. */
 void signal_proc_init(struct proc *p);
+/*
+ * execve in p, as Linux: caught signals go back to their default action,
+ * ignored ones stay ignored; the mask, pending signals and timers stay.
+ */
+void signal_proc_exec(struct proc *p);
 /* The process ends: its timers stop. */
 void signal_proc_exit(struct proc *p);
 
+/* The process's interval timers (kernel/itimer.c): set up, and stopped for good. */
+void itimer_proc_init(struct proc *p);
+void itimer_proc_exit(struct proc *p);
+
 /* Makes sig pending for p and wakes it if it sleeps interruptibly. Any context. */
 void signal_send(struct proc *p, int sig);
-/* Is a signal pending that is not blocked (an interruptible sleep ends)? */
+/*
+ * A synchronous signal (a fault): delivered even when blocked or ignored,
+ * as Linux's force_sig: either is undone first (the action back to the
+ * default when it was SIG_IGN or the signal was blocked). code and addr
+ * fill the handler's siginfo (SEGV_MAPERR 1, SEGV_ACCERR 2, ...).
+ */
+void signal_force(struct proc *p, int sig, int code, u32 addr);
+/* Is a signal pending that is not blocked and not ignored (an interruptible sleep ends)? */
 bool signal_pending(const struct proc *p);
+/* "SIGALRM", or NULL for a number without a name (the real-time signals). */
+const char *signal_name_of(int sig);
 
 /*
  * On the way back to ring 3 (after a system call, an interrupt or an

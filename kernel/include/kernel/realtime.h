@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CLOCK_REALTIME (kernel/realtime.c): the CMOS clock's time at boot, kept
+ * from then on by the monotonic clock (ktime_get_ns()), so that it never
+ * steps and never drifts from the clocksource. Nothing sets it.
+ */
+#ifndef KERNEL_REALTIME_H
+#define KERNEL_REALTIME_H
+
+#include <dynhz/types.h>
+
+/* Reads the RTC and prints its boot line. Once, after clock_init(). */
+void realtime_init(void);
+
+/* Nanoseconds since the Unix epoch now. */
+u64 realtime_get_ns(void);
+
+/*
+ * The realtime clock minus the monotonic one, in ns: CLOCK_REALTIME is
+ * CLOCK_MONOTONIC plus this (constant: nothing sets the clock).
+ */
+u64 realtime_offset_ns(void);
+
+/* When the monotonic clock was 0 (the boot), in Unix seconds: /proc/stat's btime. */
+u64 realtime_boot_seconds(void);
+
+#endif

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * alarm, setitimer and getitimer: ITIMER_REAL, which sends SIGALRM on
+ * CLOCK_MONOTONIC time. (ITIMER_VIRTUAL and ITIMER_PROF answer -EINVAL.)
+ *
+ * The timer is a jiffies timer: the expiry is kept in nanoseconds and the
+ * wheel timer asks for the first tick that can be at or after it
+ * (nsecs_to_jiffies rounds up). A tick count from now is short by the part
+ * of the current tick already gone, so the callback checks the clock and,
+ * if early, waits for the next tick: SIGALRM comes at the first tick at or
+ * after the asked time, never before. An interval re-arms from the
+ * expiry, not from when the tick came, so a periodic timer does not drift;
+ * periods missed while late are skipped, as Linux's hrtimer_forward does.
+ */
+#include <kernel/signal.h>
+#include <kernel/proc.h>
+#include <kernel/syscall.h>
+#include <kernel/uaccess.h>
+#include <kernel/errno.h>
+#include <dynhz/timer.h>
+#include <dynhz/jiffies.h>
+#include <dynhz/timekeeping.h>
+#include <dynhz/port.h>
+
+#define ITIMER_REAL    0
+#define ITIMER_VIRTUAL 1
+#define ITIMER_PROF    2
+
+/* As i386 user space has it: the interval first. */
+struct user_itimerval {
+	s32 interval_sec, interval_usec;
+	s32 value_sec, value_usec;
+};
+
+/* Interrupts off: arm the wheel timer for the first tick that may be at or after expires. */
+static void arm(struct proc_timers *t, u64 now)
+{
+	u64 left = t->real_expires_ns > now ? t->real_expires_ns - now : 0;
+	unsigned long j = nsecs_to_jiffies(left);
+
+	/* A tick at least: the expiry is not reached yet, or the caller would have fired it. */
+	mod_timer(&t->real, jiffies + (j ? j : 1));
+}
+
+static void real_timer_fn(struct timer_list *tl)
+{
+	struct proc *p = dz_container_of(tl, struct proc, timers.real);
+	struct proc_timers *t = &p->timers;
+	u64 now = ktime_get_ns();
+
+	if (!t->real_expires_ns)
+		return;
+	if (now < t->real_expires_ns) {
+		arm(t, now); /* early: this tick began before the asked time */
+		return;
+	}
+	signal_send(p, SIGALRM);
+	if (!t->real_interval_ns) {
+		t->real_expires_ns = 0;
+		return;
+	}
+	t->real_expires_ns += ((now - t->real_expires_ns) / t->real_interval_ns + 1) *
+			      t->real_interval_ns;
+	arm(t, now);
+}
+
+void itimer_proc_init(struct proc *p)
+{
+	struct proc_timers *t = &p->timers;
+
+	if (timer_pending(&t->real))
+		del_timer(&t->real);
+	dz_timer_init(&t->real, real_timer_fn, 0);
+	t->real_expires_ns = 0;
+	t->real_interval_ns = 0;
+}
+
+void itimer_proc_exit(struct proc *p)
+{
+	unsigned long flags = dz_irq_save();
+
+	del_timer(&p->timers.real);
+	p->timers.real_expires_ns = 0;
+	dz_irq_restore(flags);
+}
+
+/*
+ * The time left, as Linux reports it: never 0 while armed (a timer due
+ * but not yet run shows 1 us), 0 when off.
+ */
+static u64 remaining_ns(const struct proc_timers *t, u64 now)
+{
+	if (!t->real_expires_ns)
+		return 0;
+	if (t->real_expires_ns <= now + NSEC_PER_USEC)
+		return NSEC_PER_USEC;
+	return t->real_expires_ns - now;
+}
+
+/* Interrupts off: reads the old setting and starts the new (value 0: off). */
+static void real_swap(struct proc *p, u64 value, u64 interval, u64 *old_value, u64 *old_interval)
+{
+	struct proc_timers *t = &p->timers;
+	u64 now = ktime_get_ns();
+
+	*old_value = remaining_ns(t, now);
+	*old_interval = t->real_interval_ns;
+	del_timer(&t->real);
+	t->real_interval_ns = value ? interval : 0;
+	t->real_expires_ns = value ? now + value : 0;
+	if (value)
+		arm(t, now);
+}
+
+static void set_real(struct proc *p, u64 value, u64 interval, u64 *old_value, u64 *old_interval)
+{
+	unsigned long flags = dz_irq_save();
+
+	real_swap(p, value, interval, old_value, old_interval);
+	dz_irq_restore(flags);
+}
+
+static bool timeval_ok(s32 sec, s32 usec)
+{
+	return sec >= 0 && usec >= 0 && usec < (s32)USEC_PER_SEC;
+}
+
+static u64 timeval_ns(s32 sec, s32 usec)
+{
+	return (u64)sec * NSEC_PER_SEC + (u64)usec * NSEC_PER_USEC;
+}
+
+/* Truncated to microseconds, as Linux's put_itimerval; the value is never made 0 by it. */
+static void ns_timeval(u64 ns, s32 *sec, s32 *usec)
+{
+	*sec = (s32)(ns / NSEC_PER_SEC);
+	*usec = (s32)(ns % NSEC_PER_SEC / NSEC_PER_USEC);
+}
+
+static long put_itimerval(u32 uval, u64 value, u64 interval)
+{
+	struct user_itimerval v;
+
+	ns_timeval(interval, &v.interval_sec, &v.interval_usec);
+	ns_timeval(value, &v.value_sec, &v.value_usec);
+	return copy_to_user(uval, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+SYSCALL_DEFINE3(setitimer, int, which, u32, unew, u32, uold)
+{
+	struct user_itimerval v = { 0, 0, 0, 0 };
+	u64 ov, oi;
+
+	if (which != ITIMER_REAL)
+		return -EINVAL;
+	/* NULL is an old way of saying "off" that Linux still takes. */
+	if (unew && copy_from_user(&v, unew, sizeof(v)))
+		return -EFAULT;
+	if (!timeval_ok(v.value_sec, v.value_usec) || !timeval_ok(v.interval_sec, v.interval_usec))
+		return -EINVAL;
+	set_real(proc_current(), timeval_ns(v.value_sec, v.value_usec),
+		 timeval_ns(v.interval_sec, v.interval_usec), &ov, &oi);
+	return uold ? put_itimerval(uold, ov, oi) : 0;
+}
+
+SYSCALL_DEFINE2(getitimer, int, which, u32, uval)
+{
+	struct proc *p = proc_current();
+	unsigned long flags;
+	u64 value, interval;
+
+	if (which != ITIMER_REAL)
+		return -EINVAL;
+	flags = dz_irq_save();
+	value = remaining_ns(&p->timers, ktime_get_ns());
+	interval = p->timers.real_interval_ns;
+	dz_irq_restore(flags);
+	return put_itimerval(uval, value, interval);
+}
+
+/*
+ * Linux's alarm: seconds capped at INT_MAX on 32 bits; the old time left
+ * rounded to the nearest second, but never 0 while one was pending.
+ */
+SYSCALL_DEFINE1(alarm, u32, seconds)
+{
+	u64 ov, oi;
+	u32 sec, usec;
+
+	if (seconds > INT_MAX)
+		seconds = INT_MAX;
+	set_real(proc_current(), (u64)seconds * NSEC_PER_SEC, 0, &ov, &oi);
+	sec = (u32)(ov / NSEC_PER_SEC);
+	usec = (u32)(ov % NSEC_PER_SEC / NSEC_PER_USEC);
+	if ((!sec && usec) || usec >= 500000)
+		sec++;
+	return (long)sec;
+}

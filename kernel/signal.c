@@ -1,0 +1,824 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Signals as Linux i386 has them (kernel/include/kernel/signal.h): the
+ * system calls that set actions and masks and send signals, and the
+ * delivery on the way back to ring 3, through the frames of
+ * kernel/include/kernel/sigframe.h.
+ *
+ * Standard and real-time signals alike are one bit each: a signal sent
+ * twice before it is delivered is delivered once (Linux queues real-time
+ * ones; nothing here needs it yet).
+ *
+ * The FPU: the process's registers are live while it runs (kernel/proc.c
+ * saves them only when its thread is switched out), so delivery saves
+ * them with FXSAVE into the frame, in Linux's place and format (an
+ * fpstate_i386: the FSAVE header converted as Linux does, then the FXSAVE
+ * image; the handler starts with a clean FPU, as on Linux), and sigreturn
+ * loads the FXSAVE image back. The FSAVE header is not read back (Linux
+ * converts it back over the image): a handler that edits the x87
+ * registers must edit the FXSAVE part.
+ */
+#include <kernel/signal.h>
+#include <kernel/sigframe.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+#include <kernel/syscall.h>
+#include <kernel/uaccess.h>
+#include <kernel/errno.h>
+#include <kernel/string.h>
+#include <asm/irq.h>
+#include <asm/cpu.h>
+#include <asm/desc.h>
+#include <asm/fpu.h>
+#include <dynhz/port.h>
+#include <dynhz/printk.h>
+
+#define SIG_BIT(sig)	(1ULL << ((sig) - 1))
+#define UNBLOCKABLE	(SIG_BIT(SIGKILL) | SIG_BIT(SIGSTOP))
+#define SIG_SETSIZE	8 /* sizeof(sigset_t) in the kernel's ABI: 64 signals */
+
+#define SIG_BLOCK	0
+#define SIG_UNBLOCK	1
+#define SIG_SETMASK	2
+
+#define NR_SIGRETURN	119
+#define NR_RT_SIGRETURN 173
+
+/* EFLAGS */
+#define X86_EFLAGS_CF	0x00000001U
+#define X86_EFLAGS_PF	0x00000004U
+#define X86_EFLAGS_AF	0x00000010U
+#define X86_EFLAGS_ZF	0x00000040U
+#define X86_EFLAGS_SF	0x00000080U
+#define X86_EFLAGS_TF	0x00000100U
+#define X86_EFLAGS_DF	0x00000400U
+#define X86_EFLAGS_OF	0x00000800U
+#define X86_EFLAGS_IOPL 0x00003000U
+#define X86_EFLAGS_NT	0x00004000U
+#define X86_EFLAGS_RF	0x00010000U
+#define X86_EFLAGS_VM	0x00020000U
+#define X86_EFLAGS_AC	0x00040000U
+/* What a signal frame may change: the arithmetic flags, direction, trap, AC (Linux's FIX_EFLAGS). */
+#define FIX_EFLAGS                                                                          \
+	(X86_EFLAGS_AC | X86_EFLAGS_OF | X86_EFLAGS_DF | X86_EFLAGS_TF | X86_EFLAGS_SF |    \
+	 X86_EFLAGS_ZF | X86_EFLAGS_AF | X86_EFLAGS_PF | X86_EFLAGS_CF | X86_EFLAGS_RF)
+
+enum sig_default { DFL_TERM, DFL_CORE, DFL_IGN, DFL_STOP };
+
+static const char *const sig_names[32] = {
+	[SIGHUP] = "SIGHUP",	 [SIGINT] = "SIGINT",	  [SIGQUIT] = "SIGQUIT",
+	[SIGILL] = "SIGILL",	 [SIGTRAP] = "SIGTRAP",	  [SIGABRT] = "SIGABRT",
+	[SIGBUS] = "SIGBUS",	 [SIGFPE] = "SIGFPE",	  [SIGKILL] = "SIGKILL",
+	[SIGUSR1] = "SIGUSR1",	 [SIGSEGV] = "SIGSEGV",	  [SIGUSR2] = "SIGUSR2",
+	[SIGPIPE] = "SIGPIPE",	 [SIGALRM] = "SIGALRM",	  [SIGTERM] = "SIGTERM",
+	[SIGSTKFLT] = "SIGSTKFLT", [SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT",
+	[SIGSTOP] = "SIGSTOP",	 [SIGTSTP] = "SIGTSTP",	  [SIGTTIN] = "SIGTTIN",
+	[SIGTTOU] = "SIGTTOU",	 [SIGURG] = "SIGURG",	  [SIGXCPU] = "SIGXCPU",
+	[SIGXFSZ] = "SIGXFSZ",	 [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
+	[SIGWINCH] = "SIGWINCH", [SIGIO] = "SIGIO",	  [SIGPWR] = "SIGPWR",
+	[SIGSYS] = "SIGSYS",
+};
+
+const char *signal_name_of(int sig)
+{
+	return sig > 0 && sig < 32 ? sig_names[sig] : NULL;
+}
+
+/* Linux's default actions; stopping is not implemented and counts as ignoring. */
+static enum sig_default default_action(int sig)
+{
+	switch (sig) {
+	case SIGQUIT: case SIGILL: case SIGTRAP: case SIGABRT: case SIGBUS: case SIGFPE:
+	case SIGSEGV: case SIGXCPU: case SIGXFSZ: case SIGSYS:
+		return DFL_CORE;
+	case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:
+		return DFL_IGN;
+	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+		return DFL_STOP;
+	default:
+		return DFL_TERM; /* the real-time signals too */
+	}
+}
+
+static bool valid_sig(int sig)
+{
+	return sig >= 1 && sig <= NSIG;
+}
+
+static struct k_sigaction *action_of(struct proc *p, int sig)
+{
+	return &p->sig.action[sig - 1];
+}
+
+/* Would delivering sig do nothing? SIGKILL always does something. */
+static bool sig_ignored(const struct proc *p, int sig)
+{
+	u32 h = p->sig.action[sig - 1].handler;
+	enum sig_default d = default_action(sig);
+
+	if (sig == SIGKILL)
+		return false;
+	return h == SIG_IGN || (h == SIG_DFL && (d == DFL_IGN || d == DFL_STOP));
+}
+
+/* Pending, not blocked, not ignored: what delivery would act on. */
+static u64 deliverable(const struct proc *p)
+{
+	u64 m = p->sig.pending & ~p->sig.blocked;
+
+	for (int sig = 1; sig <= NSIG; sig++)
+		if ((m & SIG_BIT(sig)) && sig_ignored(p, sig))
+			m &= ~SIG_BIT(sig);
+	return m;
+}
+
+bool signal_pending(const struct proc *p)
+{
+	return p && deliverable(p) != 0;
+}
+
+/* Interrupts off. */
+static void send_locked(struct proc *p, int sig, const struct sig_origin *o)
+{
+	u64 bit = SIG_BIT(sig);
+
+	if (p->state != PROC_RUNNING)
+		return;
+	/* An ignored signal is dropped at once, unless blocked: it may be unignored before it is unblocked. */
+	if (!(p->sig.blocked & bit) && sig_ignored(p, sig))
+		return;
+	p->sig.pending |= bit;
+	p->sig.origin[sig - 1] = *o;
+	if ((deliverable(p) & bit) && p->thread && p->thread->state == TASK_INTERRUPTIBLE)
+		wake_up_process(p->thread);
+}
+
+static void send_origin(struct proc *p, int sig, const struct sig_origin *o)
+{
+	unsigned long flags = dz_irq_save();
+
+	send_locked(p, sig, o);
+	dz_irq_restore(flags);
+}
+
+void signal_send(struct proc *p, int sig)
+{
+	const struct sig_origin o = { SI_KERNEL, 0, 0 };
+
+	if (p && valid_sig(sig))
+		send_origin(p, sig, &o);
+}
+
+void signal_force(struct proc *p, int sig, int code, u32 addr)
+{
+	const struct sig_origin o = { code, 0, addr };
+	unsigned long flags;
+
+	if (!p || !valid_sig(sig))
+		return;
+	flags = dz_irq_save();
+	if ((p->sig.blocked & SIG_BIT(sig)) || action_of(p, sig)->handler == SIG_IGN)
+		action_of(p, sig)->handler = SIG_DFL;
+	p->sig.blocked &= ~SIG_BIT(sig);
+	send_locked(p, sig, &o);
+	dz_irq_restore(flags);
+}
+
+/* SIGKILL and SIGSTOP cannot be blocked, whatever the mask says. */
+static void set_blocked(struct proc *p, u64 mask)
+{
+	unsigned long flags = dz_irq_save();
+
+	p->sig.blocked = mask & ~UNBLOCKABLE;
+	dz_irq_restore(flags);
+}
+
+void signal_proc_init(struct proc *p)
+{
+	memset(&p->sig, 0, sizeof(p->sig));
+	itimer_proc_init(p);
+}
+
+void signal_proc_exec(struct proc *p)
+{
+	for (int sig = 1; sig <= NSIG; sig++) {
+		struct k_sigaction *ka = action_of(p, sig);
+
+		if (ka->handler != SIG_IGN)
+			*ka = (struct k_sigaction){ 0 };
+	}
+	p->sig.restore_blocked = false;
+}
+
+void signal_proc_exit(struct proc *p)
+{
+	itimer_proc_exit(p);
+}
+
+/* ---- delivery ---- */
+
+static u32 mxcsr_mask; /* the MXCSR bits this CPU accepts (FXRSTOR faults on others) */
+static u8 clean_fpu[FPU_STATE_SIZE] __attribute__((aligned(16)));
+static bool fpu_known;
+
+/* From the first delivery on, interrupts off: what a clean FPU is, and the MXCSR mask. */
+static void fpu_facts(void)
+{
+	static u8 probe[FPU_STATE_SIZE] __attribute__((aligned(16)));
+	u32 mask;
+
+	if (fpu_known)
+		return;
+	fpu_save(probe);
+	memcpy(&mask, probe + 28, 4);
+	mxcsr_mask = mask ? mask : 0x0000ffbfU; /* 0: the default the manuals give */
+	fpu_init_state(clean_fpu);
+	fpu_known = true;
+}
+
+/*
+ * The FSAVE tag word from FXSAVE's abridged one, as Linux's
+ * convert_from_fxsr(): empty (3), or from the register's exponent and
+ * integer bit: valid (0), zero (1) or special (2).
+ */
+static u32 fsave_tag(const u8 *fx)
+{
+	u16 swd, ftw;
+	u32 tag = 0;
+	unsigned int top;
+
+	memcpy(&swd, fx + 2, 2);
+	ftw = fx[4];
+	top = (swd >> 11) & 7;
+	for (unsigned int phys = 0; phys < 8; phys++) {
+		const u8 *r = fx + 32 + 16 * ((phys - top) & 7);
+		u16 exp;
+		u64 mant;
+		u32 t;
+
+		memcpy(&mant, r, 8);
+		memcpy(&exp, r + 8, 2);
+		exp &= 0x7fff;
+		if (!(ftw & (1U << phys)))
+			t = 3;
+		else if (exp == 0x7fff)
+			t = 2;
+		else if (exp == 0)
+			t = mant ? 2 : 1;
+		else
+			t = (mant >> 63) ? 0 : 2;
+		tag |= t << (2 * phys);
+	}
+	return tag | 0xffff0000U;
+}
+
+static struct fpstate_i386 fpbuf __attribute__((aligned(16)));
+
+/* The live FPU into fpbuf, Linux's format; then a clean FPU for the handler. */
+static void fpu_to_frame(void)
+{
+	const u8 *fx = fpbuf.fxsave;
+	u16 w;
+	u32 d;
+
+	fpu_facts();
+	memset(&fpbuf, 0, sizeof(fpbuf));
+	fpu_save(fpbuf.fxsave);
+	memcpy(&w, fx, 2);
+	fpbuf.cw = w | 0xffff0000U;
+	memcpy(&w, fx + 2, 2);
+	fpbuf.sw = w | 0xffff0000U;
+	fpbuf.status = w;
+	fpbuf.tag = fsave_tag(fx);
+	memcpy(&fpbuf.ipoff, fx + 8, 4);
+	memcpy(&w, fx + 12, 2);
+	memcpy(&d, fx + 6, 2); /* the opcode */
+	fpbuf.cssel = w | ((d & 0x7ffU) << 16);
+	memcpy(&fpbuf.dataoff, fx + 16, 4);
+	memcpy(&w, fx + 20, 2);
+	fpbuf.datasel = w | 0xffff0000U;
+	for (int i = 0; i < 8; i++)
+		memcpy(fpbuf.st[i], fx + 32 + 16 * i, 10);
+	fpbuf.magic = X86_FXSR_MAGIC;
+	fpu_restore(clean_fpu);
+}
+
+static void fill_sigcontext(struct sigcontext_i386 *sc, const struct irq_frame *f, u32 fpstate,
+			    u64 mask, u32 cr2)
+{
+	*sc = (struct sigcontext_i386){
+		.gs = f->gs & 0xffff, .fs = f->fs & 0xffff, .es = f->es & 0xffff,
+		.ds = f->ds & 0xffff, .edi = f->edi, .esi = f->esi, .ebp = f->ebp,
+		.esp = f->user_esp, .ebx = f->ebx, .edx = f->edx, .ecx = f->ecx,
+		.eax = f->eax, .trapno = f->vector, .err = f->error, .eip = f->eip,
+		.cs = f->cs & 0xffff, .eflags = f->eflags, .esp_at_signal = f->user_esp,
+		.ss = f->user_ss & 0xffff, .fpstate = fpstate, .oldmask = (u32)mask,
+		.cr2 = cr2,
+	};
+}
+
+/*
+ * Where the frame goes: the FPU state just below the stack (its FXSAVE
+ * image 64-byte aligned), the frame below that, aligned so that the
+ * handler's stack pointer + 4 is a multiple of 16, as Linux places them.
+ */
+static u32 frame_place(u32 sp, u32 size, u32 *fp)
+{
+	*fp = ((sp - FXSAVE_SIZE) & ~63U) - FPSTATE_LEGACY_SIZE;
+	return ((*fp - size + 4) & ~15U) - 4;
+}
+
+static void enter_handler(struct irq_frame *f, u32 frame, const struct k_sigaction *ka)
+{
+	f->user_esp = frame;
+	f->eip = ka->handler;
+	f->cs = USER_CS;
+	f->ds = f->es = f->user_ss = USER_DS;
+	f->eflags &= ~(X86_EFLAGS_DF | X86_EFLAGS_RF | X86_EFLAGS_TF);
+}
+
+static struct sigframe kframe;
+static struct rt_sigframe krtframe;
+
+static bool setup_frame(int sig, const struct k_sigaction *ka, u64 mask, struct irq_frame *f,
+			const struct sig_origin *o)
+{
+	static const u8 retcode[8] = { 0x58, 0xb8, NR_SIGRETURN, 0, 0, 0, 0xcd, 0x80 };
+	u32 fp, frame = frame_place(f->user_esp, sizeof(kframe), &fp);
+
+	memset(&kframe, 0, sizeof(kframe));
+	kframe.sig = sig;
+	fill_sigcontext(&kframe.sc, f, fp, mask, o->addr);
+	kframe.extramask[0] = (u32)(mask >> 32);
+	memcpy(kframe.retcode, retcode, sizeof(retcode));
+	kframe.pretcode = (ka->flags & SA_RESTORER)
+				  ? ka->restorer
+				  : frame + (u32)__builtin_offsetof(struct sigframe, retcode);
+	fpu_to_frame();
+	if (copy_to_user(fp, &fpbuf, sizeof(fpbuf)) ||
+	    copy_to_user(frame, &kframe, sizeof(kframe)))
+		return false;
+	enter_handler(f, frame, ka);
+	f->eax = (u32)sig;
+	f->edx = f->ecx = 0;
+	return true;
+}
+
+static bool setup_rt_frame(int sig, const struct k_sigaction *ka, u64 mask, struct irq_frame *f,
+			   const struct sig_origin *o)
+{
+	static const u8 retcode[8] = { 0xb8, NR_RT_SIGRETURN, 0, 0, 0, 0xcd, 0x80, 0 };
+	u32 fp, frame = frame_place(f->user_esp, sizeof(krtframe), &fp);
+	struct rt_sigframe *k = &krtframe;
+
+	memset(k, 0, sizeof(*k));
+	k->sig = sig;
+	k->pinfo = frame + (u32)__builtin_offsetof(struct rt_sigframe, info);
+	k->puc = frame + (u32)__builtin_offsetof(struct rt_sigframe, uc);
+	k->info.si_signo = sig;
+	k->info.si_code = o->code;
+	if (o->code == SI_USER || o->code == SI_TKILL)
+		k->info.u.kill.pid = o->pid; /* uid 0: every process is root's */
+	else
+		k->info.u.fault.addr = o->addr;
+	k->uc.uc_stack.ss_flags = SS_DISABLE;
+	fill_sigcontext(&k->uc.uc_mcontext, f, fp, mask, o->addr);
+	k->uc.uc_sigmask[0] = (u32)mask;
+	k->uc.uc_sigmask[1] = (u32)(mask >> 32);
+	memcpy(k->retcode, retcode, sizeof(retcode));
+	k->pretcode = (ka->flags & SA_RESTORER)
+			      ? ka->restorer
+			      : frame + (u32)__builtin_offsetof(struct rt_sigframe, retcode);
+	fpu_to_frame();
+	if (copy_to_user(fp, &fpbuf, sizeof(fpbuf)) || copy_to_user(frame, k, sizeof(*k)))
+		return false;
+	enter_handler(f, frame, ka);
+	f->eax = (u32)sig;
+	f->edx = k->pinfo;
+	f->ecx = k->puc;
+	return true;
+}
+
+/* The default action that ends the process: one line, then the wait status. */
+static _Noreturn void die(struct proc *p, int sig)
+{
+	const char *name = signal_name_of(sig);
+	int status = W_SIGNALED(sig);
+
+	if (default_action(sig) == DFL_CORE)
+		status |= W_COREDUMP;
+	local_irq_enable();
+	if (name)
+		dz_printk("signal: pid %d (%s) killed by %s\n", p->pid, p->comm, name);
+	else
+		dz_printk("signal: pid %d (%s) killed by signal %d\n", p->pid, p->comm, sig);
+	proc_exit(status);
+}
+
+static int take_signal(struct proc *p)
+{
+	u64 m = deliverable(p);
+	int sig;
+
+	/* Those pending, unblocked and ignored would only wake sleeps for nothing. */
+	p->sig.pending &= ~((p->sig.pending & ~p->sig.blocked) & ~m);
+	if (!m)
+		return 0;
+	sig = __builtin_ctzll(m) + 1;
+	p->sig.pending &= ~SIG_BIT(sig);
+	return sig;
+}
+
+/* A handler runs: its frame is built, the mask grows by the action's. */
+static void handle(struct proc *p, int sig, struct irq_frame *f)
+{
+	struct k_sigaction *ka = action_of(p, sig);
+	struct k_sigaction act = *ka;
+	u64 saved = p->sig.restore_blocked ? p->sig.saved_blocked : p->sig.blocked;
+	bool ok;
+
+	if (act.flags & SA_SIGINFO)
+		ok = setup_rt_frame(sig, &act, saved, f, &p->sig.origin[sig - 1]);
+	else
+		ok = setup_frame(sig, &act, saved, f, &p->sig.origin[sig - 1]);
+	if (!ok) {
+		/* No room for the frame: Linux's answer is SIGSEGV, by default fatal. */
+		if (sig == SIGSEGV)
+			die(p, SIGSEGV);
+		signal_force(p, SIGSEGV, SI_KERNEL, 0);
+		return;
+	}
+	p->sig.restore_blocked = false;
+	p->sig.blocked |= act.mask;
+	if (!(act.flags & SA_NODEFER))
+		p->sig.blocked |= SIG_BIT(sig);
+	p->sig.blocked &= ~UNBLOCKABLE;
+	if (act.flags & SA_RESETHAND)
+		*ka = (struct k_sigaction){ 0 };
+}
+
+void signal_return_to_user(struct irq_frame *f)
+{
+	struct proc *p = proc_current();
+
+	if (!p || !frame_from_user(f))
+		return;
+	/* The kernel's "interrupted, restart" never reaches user space: no restart here. */
+	if (f->vector == SYSCALL_VECTOR && (s32)f->eax == -ERESTARTSYS)
+		f->eax = (u32)-EINTR;
+	for (int n = 0; n < NSIG; n++) {
+		int sig = take_signal(p);
+
+		if (!sig)
+			break;
+		if (action_of(p, sig)->handler == SIG_DFL)
+			die(p, sig); /* ignored defaults are not deliverable */
+		handle(p, sig, f);
+	}
+	if (p->sig.restore_blocked) {
+		p->sig.blocked = p->sig.saved_blocked;
+		p->sig.restore_blocked = false;
+	}
+}
+
+/* ---- sigreturn ---- */
+
+/* Is sel one the process may load: USER_DS, null, or one of its TLS entries (present, DPL 3, data)? */
+static bool user_selector_ok(const struct proc *p, u32 sel)
+{
+	u32 idx = sel >> 3;
+	u64 d;
+
+	if (sel == 0 || sel == USER_DS)
+		return true;
+	if ((sel & 7) != 3 || idx < GDT_TLS_FIRST || idx >= GDT_TLS_FIRST + GDT_TLS_ENTRIES)
+		return false;
+	d = p->tls[idx - GDT_TLS_FIRST];
+	/* present (bit 47), DPL 3 (45-46), code or data (44), data (43 clear) */
+	return ((d >> 47) & 1) && ((d >> 45) & 3) == 3 && ((d >> 44) & 1) && !((d >> 43) & 1);
+}
+
+static u32 user_selector(const struct proc *p, u32 sel, u32 fallback)
+{
+	sel &= 0xffff;
+	return user_selector_ok(p, sel) ? sel : fallback;
+}
+
+static u8 fxbuf[FPU_STATE_SIZE] __attribute__((aligned(16)));
+
+/* The FXSAVE image of the frame back into the FPU, MXCSR made acceptable. */
+static bool fpu_from_frame(u32 fpstate)
+{
+	u32 mxcsr;
+
+	fpu_facts();
+	if (!fpstate) {
+		fpu_restore(clean_fpu); /* no state saved: a clean FPU, as Linux */
+		return true;
+	}
+	if (copy_from_user(fxbuf, fpstate + FPSTATE_LEGACY_SIZE, FXSAVE_SIZE))
+		return false;
+	memcpy(&mxcsr, fxbuf + 24, 4);
+	mxcsr &= mxcsr_mask; /* a reserved bit would make FXRSTOR fault in the kernel */
+	memcpy(fxbuf + 24, &mxcsr, 4);
+	fpu_restore(fxbuf);
+	return true;
+}
+
+/*
+ * The registers of a frame that user space may have forged: the code and
+ * stack segments are forced to the user's, other selectors must be ones
+ * ring 3 may hold, and of EFLAGS only what user code may change itself
+ * is taken (no IOPL, no VM or NT; IF stays on).
+ */
+static bool restore_sigcontext(struct proc *p, struct irq_frame *f,
+			       const struct sigcontext_i386 *sc)
+{
+	f->gs = user_selector(p, sc->gs, 0);
+	f->fs = user_selector(p, sc->fs, 0);
+	f->es = user_selector(p, sc->es, USER_DS);
+	f->ds = user_selector(p, sc->ds, USER_DS);
+	f->edi = sc->edi;
+	f->esi = sc->esi;
+	f->ebp = sc->ebp;
+	f->ebx = sc->ebx;
+	f->edx = sc->edx;
+	f->ecx = sc->ecx;
+	f->eax = sc->eax;
+	f->eip = sc->eip;
+	f->cs = USER_CS;
+	f->user_esp = sc->esp;
+	f->user_ss = USER_DS;
+	f->eflags = (f->eflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS);
+	f->eflags &= ~(X86_EFLAGS_IOPL | X86_EFLAGS_NT | X86_EFLAGS_VM);
+	f->eflags |= X86_EFLAGS_IF;
+	return fpu_from_frame(sc->fpstate);
+}
+
+static long bad_frame(struct proc *p)
+{
+	signal_force(p, SIGSEGV, SI_KERNEL, 0);
+	return -EFAULT;
+}
+
+/* Interrupts off around the restore: the FPU must not be switched out half loaded. */
+static long sigreturn_common(struct proc *p, struct irq_frame *f,
+			     const struct sigcontext_i386 *sc, u64 mask)
+{
+	unsigned long flags;
+	bool ok;
+
+	set_blocked(p, mask);
+	flags = dz_irq_save();
+	ok = restore_sigcontext(p, f, sc);
+	dz_irq_restore(flags);
+	if (!ok)
+		return bad_frame(p);
+	return (long)f->eax; /* the dispatcher puts it back in EAX */
+}
+
+/* The restorer popped the signal number: the frame began 8 bytes below. */
+SYSCALL_DEFINE0(sigreturn)
+{
+	struct proc *p = proc_current();
+	struct irq_frame *f = args->frame;
+	struct sigframe *k = &kframe;
+	unsigned long flags = dz_irq_save();
+	long ret;
+
+	if (copy_from_user(k, f->user_esp - 8, sizeof(*k))) {
+		dz_irq_restore(flags);
+		return bad_frame(p);
+	}
+	ret = sigreturn_common(p, f, &k->sc, k->sc.oldmask | (u64)k->extramask[0] << 32);
+	dz_irq_restore(flags);
+	return ret;
+}
+
+/* The handler's return popped pretcode: the frame began 4 bytes below. */
+SYSCALL_DEFINE0(rt_sigreturn)
+{
+	struct proc *p = proc_current();
+	struct irq_frame *f = args->frame;
+	struct rt_sigframe *k = &krtframe;
+	unsigned long flags = dz_irq_save();
+	long ret;
+
+	if (copy_from_user(k, f->user_esp - 4, sizeof(*k))) {
+		dz_irq_restore(flags);
+		return bad_frame(p);
+	}
+	ret = sigreturn_common(p, f, &k->uc.uc_mcontext,
+			       k->uc.uc_sigmask[0] | (u64)k->uc.uc_sigmask[1] << 32);
+	dz_irq_restore(flags);
+	return ret;
+}
+
+/* ---- actions and masks ---- */
+
+/* rt_sigaction's struct sigaction on i386: handler, flags, restorer, mask (4-byte aligned). */
+struct user_sigaction {
+	u32 handler, flags, restorer, mask[2];
+};
+
+SYSCALL_DEFINE4(rt_sigaction, int, sig, u32, uact, u32, uoact, u32, sigsetsize)
+{
+	struct proc *p = proc_current();
+	struct user_sigaction ua;
+	struct k_sigaction old;
+	unsigned long flags;
+
+	if (sigsetsize != SIG_SETSIZE || !valid_sig(sig))
+		return -EINVAL;
+	if (uact && (sig == SIGKILL || sig == SIGSTOP))
+		return -EINVAL;
+	if (uact && copy_from_user(&ua, uact, sizeof(ua)))
+		return -EFAULT;
+	flags = dz_irq_save();
+	old = *action_of(p, sig);
+	if (uact) {
+		*action_of(p, sig) = (struct k_sigaction){
+			ua.handler, ua.flags, ua.restorer,
+			(ua.mask[0] | (u64)ua.mask[1] << 32) & ~UNBLOCKABLE,
+		};
+		/* POSIX: setting a pending signal to be ignored discards it. */
+		if (sig_ignored(p, sig))
+			p->sig.pending &= ~SIG_BIT(sig);
+	}
+	dz_irq_restore(flags);
+	if (uoact) {
+		ua = (struct user_sigaction){ old.handler, old.flags, old.restorer,
+					      { (u32)old.mask, (u32)(old.mask >> 32) } };
+		if (copy_to_user(uoact, &ua, sizeof(ua)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+static long read_sigset(u32 uset, u64 *set)
+{
+	u32 w[2];
+
+	if (copy_from_user(w, uset, sizeof(w)))
+		return -EFAULT;
+	*set = w[0] | (u64)w[1] << 32;
+	return 0;
+}
+
+static long write_sigset(u32 uset, u64 set, u32 size)
+{
+	u32 w[2] = { (u32)set, (u32)(set >> 32) };
+
+	return copy_to_user(uset, w, size) ? -EFAULT : 0;
+}
+
+SYSCALL_DEFINE4(rt_sigprocmask, int, how, u32, uset, u32, uoset, u32, sigsetsize)
+{
+	struct proc *p = proc_current();
+	u64 set = 0, old = p->sig.blocked;
+
+	if (sigsetsize != SIG_SETSIZE)
+		return -EINVAL;
+	if (uset) {
+		if (read_sigset(uset, &set))
+			return -EFAULT;
+		switch (how) {
+		case SIG_BLOCK:
+			set_blocked(p, old | set);
+			break;
+		case SIG_UNBLOCK:
+			set_blocked(p, old & ~set);
+			break;
+		case SIG_SETMASK:
+			set_blocked(p, set);
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	return uoset ? write_sigset(uoset, old, SIG_SETSIZE) : 0;
+}
+
+/* Linux takes any size up to its own here, and writes that many bytes. */
+SYSCALL_DEFINE2(rt_sigpending, u32, uset, u32, sigsetsize)
+{
+	struct proc *p = proc_current();
+
+	if (sigsetsize > SIG_SETSIZE)
+		return -EINVAL;
+	return write_sigset(uset, p->sig.pending & p->sig.blocked, sigsetsize);
+}
+
+/* Sleeps until a signal would be delivered; -EINTR, as pause and sigsuspend return. */
+static long sleep_until_signal(struct proc *p)
+{
+	thread_doing("waiting for a signal");
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (signal_pending(p))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	thread_doing("running a user program");
+	return -EINTR;
+}
+
+SYSCALL_DEFINE0(pause)
+{
+	return sleep_until_signal(proc_current());
+}
+
+/*
+ * The mask is sigsuspend's until a handler runs: its frame saves the
+ * caller's mask, which sigreturn then restores (restore_blocked).
+ */
+SYSCALL_DEFINE2(rt_sigsuspend, u32, umask, u32, sigsetsize)
+{
+	struct proc *p = proc_current();
+	u64 set;
+
+	if (sigsetsize != SIG_SETSIZE)
+		return -EINVAL;
+	if (read_sigset(umask, &set))
+		return -EFAULT;
+	p->sig.saved_blocked = p->sig.blocked;
+	p->sig.restore_blocked = true;
+	set_blocked(p, set);
+	return sleep_until_signal(p);
+}
+
+/* ---- sending ---- */
+
+/* Permission is not checked: every process is root's. sig 0 only probes. */
+static void send_user(struct proc *to, int sig, s32 code)
+{
+	const struct sig_origin o = { code, proc_current()->pid, 0 };
+
+	if (sig)
+		send_origin(to, sig, &o);
+}
+
+/* kill(-1) and kill to a group: each match gets it; -ESRCH when none matched. */
+static long kill_many(int sig, int pgid, bool all)
+{
+	struct proc *list[PROC_MAX], *self = proc_current();
+	unsigned int n = proc_list(list, PROC_MAX);
+	long found = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct proc *q = list[i];
+
+		if (all ? (q->pid <= 1 || q == self) : q->pgid != pgid)
+			continue;
+		send_user(q, sig, SI_USER);
+		found++;
+	}
+	return found ? 0 : -ESRCH;
+}
+
+SYSCALL_DEFINE2(kill, int, pid, int, sig)
+{
+	struct proc *to;
+
+	if (sig < 0 || sig > NSIG)
+		return -EINVAL;
+	if (pid == 0)
+		return kill_many(sig, proc_current()->pgid, false);
+	if (pid == -1)
+		return kill_many(sig, 0, true);
+	if (pid < 0)
+		return pid == INT_MIN ? -ESRCH : kill_many(sig, -pid, false);
+	to = proc_find(pid);
+	if (!to)
+		return -ESRCH;
+	send_user(to, sig, SI_USER);
+	return 0;
+}
+
+/* One thread per process: a thread id is its process's pid. */
+SYSCALL_DEFINE2(tkill, int, tid, int, sig)
+{
+	struct proc *to;
+
+	if (tid <= 0 || sig < 0 || sig > NSIG)
+		return -EINVAL;
+	to = proc_find(tid);
+	if (!to)
+		return -ESRCH;
+	send_user(to, sig, SI_TKILL);
+	return 0;
+}
+
+SYSCALL_DEFINE3(tgkill, int, tgid, int, tid, int, sig)
+{
+	struct proc *to;
+
+	if (tgid <= 0 || tid <= 0 || sig < 0 || sig > NSIG)
+		return -EINVAL;
+	to = proc_find(tid);
+	if (!to || to->pid != tgid)
+		return -ESRCH;
+	send_user(to, sig, SI_TKILL);
+	return 0;
+}
