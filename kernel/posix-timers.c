@@ -17,6 +17,7 @@
  * clock_nanosleep too; the C library makes it the positive return value.
  */
 #include <kernel/proc.h>
+#include <kernel/vfs.h>
 #include <kernel/realtime.h>
 #include <kernel/sched.h>
 #include <kernel/syscall.h>
@@ -56,7 +57,6 @@ struct user_timeval {
 };
 
 /* Optional: the load averages, Linux's name and fixed point (from /proc/loadavg's owner). */
-void get_avenrun(unsigned long *loads, unsigned long offset, int shift) __attribute__((weak));
 
 /* The length of a jiffy, to the nearest ns: the coarse clocks' resolution (Linux's TICK_NSEC). */
 static u64 tick_nsec(void)
@@ -282,8 +282,7 @@ SYSCALL_DEFINE1(sysinfo, u32, uinfo)
 	unsigned long loads[3] = { 0, 0, 0 };
 
 	si.uptime = (s32)(up / NSEC_PER_SEC + (up % NSEC_PER_SEC != 0));
-	if (get_avenrun)
-		get_avenrun(loads, 0, SI_LOAD_SHIFT - 11); /* FSHIFT 11 to 16 bits */
+	get_avenrun(loads, 0, SI_LOAD_SHIFT - 11); /* FSHIFT 11 to 16 bits */
 	for (int i = 0; i < 3; i++)
 		si.loads[i] = (u32)loads[i];
 	page_stats_read(&ps);

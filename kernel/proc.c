@@ -21,10 +21,6 @@
 #include <dynhz/timekeeping.h>
 #include <dynhz/printk.h>
 
-/* Until the signal layer is built in, its hooks are optional. */
-#pragma weak signal_proc_init
-#pragma weak signal_proc_exit
-#pragma weak signal_return_to_user
 
 static struct proc procs[PROC_MAX];
 static int last_pid;
@@ -114,8 +110,7 @@ int proc_spawn(const char *path, const char *const *argv, const char *const *env
 	memcpy(p->cwd, "/", 2);
 	p->start_ns = ktime_get_ns();
 	fpu_init_state(p->fpu);
-	if (signal_proc_init)
-		signal_proc_init(p);
+	signal_proc_init(p);
 	err = exec_load(p, path, argv, envp, &p->start);
 	if (!err)
 		err = files_open_console(&p->files);
@@ -150,8 +145,7 @@ _Noreturn void proc_exit(int wait_status)
 {
 	struct proc *p = current->proc;
 
-	if (signal_proc_exit)
-		signal_proc_exit(p);
+	signal_proc_exit(p);
 	files_close_all(&p->files);
 	local_irq_disable();
 	user_acct_exit(p);
@@ -205,6 +199,9 @@ void proc_cputime_ns(struct proc *p, u64 *utime, u64 *stime)
 	user_acct_read(p, utime, stime);
 }
 
+#define SEGV_MAPERR 1 /* siginfo codes: no mapping there */
+#define SEGV_ACCERR 2 /* a mapping that forbids the access */
+
 static const struct {
 	u8 vector;
 	u8 sig;
@@ -227,10 +224,17 @@ static const char *pf_cause(u32 err, u32 addr)
 			    "read of unmapped memory";
 }
 
+/* A handler that will run for sig: caught and not blocked (else Linux's force_sig kills). */
+static bool caught(const struct proc *p, int sig)
+{
+	return p->sig.action[sig - 1].handler > 1 && !(p->sig.blocked & (1ULL << (sig - 1)));
+}
+
 /*
  * An exception from ring 3. A page fault on an area's page not yet there
  * is filled and the program goes on; anything else is the program's bug:
- * one line, then the process ends as Linux's default action would end it.
+ * its handler for the signal runs if it has one, else one line, then the
+ * process ends as Linux's default action would end it.
  */
 static bool user_fault(struct irq_frame *f, const char *name)
 {
@@ -258,6 +262,10 @@ static bool user_fault(struct irq_frame *f, const char *name)
 			local_irq_enable();
 			proc_exit(W_SIGNALED(SIGKILL));
 		}
+		if (caught(p, SIGSEGV)) {
+			signal_force(p, SIGSEGV, (f->error & 1) ? SEGV_ACCERR : SEGV_MAPERR, addr);
+			return true;
+		}
 		dz_printk("user: pid %d (%s) killed by SIGSEGV: %s at address 0x%x, eip 0x%x\n",
 			  p->pid, p->comm, pf_cause(f->error, addr), (unsigned int)addr,
 			  (unsigned int)f->eip);
@@ -267,6 +275,10 @@ static bool user_fault(struct irq_frame *f, const char *name)
 				sig = fault_signals[i].sig;
 				signame = fault_signals[i].name;
 			}
+		if (caught(p, sig)) {
+			signal_force(p, sig, 0, f->eip);
+			return true;
+		}
 		dz_printk("user: pid %d (%s) killed by %s: exception %u (%s), error code 0x%x, "
 			  "at eip 0x%x, esp 0x%x\n",
 			  p->pid, p->comm, signame, (unsigned int)f->vector, name,
@@ -278,7 +290,7 @@ static bool user_fault(struct irq_frame *f, const char *name)
 
 static void user_return(struct irq_frame *f)
 {
-	if (signal_return_to_user && proc_current())
+	if (proc_current())
 		signal_return_to_user(f);
 }
 

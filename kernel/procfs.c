@@ -141,6 +141,12 @@ static void load_sample(struct timer_list *t)
 	mod_timer(t, jiffies + msecs_to_jiffies(LOAD_MS) + 1);
 }
 
+void get_avenrun(unsigned long *loads, unsigned long offset, int shift)
+{
+	for (int i = 0; i < 3; i++)
+		loads[i] = (avenrun[i] + offset) << shift;
+}
+
 void procfs_init(void)
 {
 	avenrun[0] = avenrun[1] = avenrun[2] = 0;
