@@ -15,7 +15,6 @@
 
 #define STACK_ROOM (32 * 1024) /* argv, envp and the auxiliary vector: Linux allows more */
 
-
 static u8 stack_buf[STACK_ROOM] __attribute__((aligned(16)));
 static u64 random_state;
 

@@ -59,8 +59,8 @@ static void real_timer_fn(struct timer_list *tl)
 		t->real_expires_ns = 0;
 		return;
 	}
-	t->real_expires_ns += ((now - t->real_expires_ns) / t->real_interval_ns + 1) *
-			      t->real_interval_ns;
+	t->real_expires_ns +=
+		((now - t->real_expires_ns) / t->real_interval_ns + 1) * t->real_interval_ns;
 	arm(t, now);
 }
 

@@ -54,7 +54,6 @@
 #include <dynhz/bootparam.h>
 #include <dynhz/printk.h>
 
-
 _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi);
 
 const char *boot_cmdline = "";
@@ -268,7 +267,7 @@ static void run_init(void)
 	static char path[256];
 	const char *argv[INIT_ARGS_MAX];
 	static const char *const envp[] = { "HOME=/", "TERM=linux",
-					     "PATH=/sbin:/bin:/usr/sbin:/usr/bin", NULL };
+					    "PATH=/sbin:/bin:/usr/sbin:/usr/bin", NULL };
 	int pid, status;
 
 	if (!vfs_have_root()) {

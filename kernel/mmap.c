@@ -9,19 +9,19 @@
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
 
-#define PROT_READ	 0x1
-#define PROT_WRITE	 0x2
-#define PROT_EXEC	 0x4
-#define PROT_GROWSDOWN	 0x01000000
-#define PROT_GROWSUP	 0x02000000
-#define MAP_SHARED	 0x01
-#define MAP_PRIVATE	 0x02
+#define PROT_READ	    0x1
+#define PROT_WRITE	    0x2
+#define PROT_EXEC	    0x4
+#define PROT_GROWSDOWN	    0x01000000
+#define PROT_GROWSUP	    0x02000000
+#define MAP_SHARED	    0x01
+#define MAP_PRIVATE	    0x02
 #define MAP_SHARED_VALIDATE 0x03
-#define MAP_TYPE	 0x0f
-#define MAP_FIXED	 0x10
-#define MAP_ANONYMOUS	 0x20
+#define MAP_TYPE	    0x0f
+#define MAP_FIXED	    0x10
+#define MAP_ANONYMOUS	    0x20
 #define MAP_FIXED_NOREPLACE 0x100000
-#define MADV_DONTNEED	 4
+#define MADV_DONTNEED	    4
 
 static u32 vm_prot(u32 prot)
 {
@@ -62,8 +62,7 @@ SYSCALL_DEFINE1(brk, u32, addr)
 		v = heap_vma(mm);
 		if (v)
 			v->end = new_end;
-		else if (mm_add_vma(mm, mm->brk_start, new_end - mm->brk_start,
-				    VM_READ | VM_WRITE))
+		else if (mm_add_vma(mm, mm->brk_start, new_end - mm->brk_start, VM_READ | VM_WRITE))
 			return (long)mm->brk;
 	} else if (new_end < old_end) {
 		mm_remove_range(mm, new_end, old_end - new_end);

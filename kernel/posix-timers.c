@@ -146,7 +146,7 @@ static long ts_to_ns(s64 sec, s64 nsec, u64 *ns)
 		return -EINVAL;
 	/* Beyond 584 years in ns: as good as for ever. */
 	*ns = (u64)sec > (U64_MAX - (u64)nsec) / NSEC_PER_SEC ? U64_MAX
-							       : (u64)sec * NSEC_PER_SEC + (u64)nsec;
+							      : (u64)sec * NSEC_PER_SEC + (u64)nsec;
 	return 0;
 }
 

@@ -21,7 +21,6 @@
 #include <dynhz/timekeeping.h>
 #include <dynhz/printk.h>
 
-
 static struct proc procs[PROC_MAX];
 static int last_pid;
 static DECLARE_WAIT_QUEUE_HEAD(exit_wq);
@@ -174,11 +173,11 @@ void proc_switch(struct thread *prev, struct thread *next)
 static const char *signal_name(int sig)
 {
 	static const char *const names[] = {
-		[SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",	[SIGQUIT] = "SIGQUIT",
-		[SIGILL] = "SIGILL",   [SIGTRAP] = "SIGTRAP",	[SIGABRT] = "SIGABRT",
-		[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",	[SIGKILL] = "SIGKILL",
-		[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV",	[SIGUSR2] = "SIGUSR2",
-		[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM",	[SIGTERM] = "SIGTERM",
+		[SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",	  [SIGQUIT] = "SIGQUIT",
+		[SIGILL] = "SIGILL",   [SIGTRAP] = "SIGTRAP",	  [SIGABRT] = "SIGABRT",
+		[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",	  [SIGKILL] = "SIGKILL",
+		[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV",	  [SIGUSR2] = "SIGUSR2",
+		[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM",	  [SIGTERM] = "SIGTERM",
 		[SIGSYS] = "SIGSYS",   [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
 	};
 
@@ -219,9 +218,9 @@ static const char *pf_cause(u32 err, u32 addr)
 		return (err & 2) ? "write to kernel memory" : "read of kernel memory";
 	if (err & 1)
 		return (err & 2) ? "write to a read-only page" : "access not allowed";
-	return (err & 16) ? "execute of unmapped memory" :
-	       (err & 2)  ? "write to unmapped memory" :
-			    "read of unmapped memory";
+	return (err & 16)  ? "execute of unmapped memory"
+	       : (err & 2) ? "write to unmapped memory"
+			   : "read of unmapped memory";
 }
 
 /* A handler that will run for sig: caught and not blocked (else Linux's force_sig kills). */

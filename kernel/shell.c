@@ -162,7 +162,7 @@ static void cmd_run(const char *arg)
 {
 	static char words[LINE_SIZE];
 	static const char *const envp[] = { "HOME=/", "TERM=linux",
-					     "PATH=/sbin:/bin:/usr/sbin:/usr/bin", NULL };
+					    "PATH=/sbin:/bin:/usr/sbin:/usr/bin", NULL };
 	const char *argv[RUN_ARGS_MAX];
 	unsigned int n = 0;
 	char *w = words;

@@ -33,13 +33,13 @@
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 
-#define SIG_BIT(sig)	(1ULL << ((sig) - 1))
-#define UNBLOCKABLE	(SIG_BIT(SIGKILL) | SIG_BIT(SIGSTOP))
-#define SIG_SETSIZE	8 /* sizeof(sigset_t) in the kernel's ABI: 64 signals */
+#define SIG_BIT(sig) (1ULL << ((sig)-1))
+#define UNBLOCKABLE  (SIG_BIT(SIGKILL) | SIG_BIT(SIGSTOP))
+#define SIG_SETSIZE  8 /* sizeof(sigset_t) in the kernel's ABI: 64 signals */
 
-#define SIG_BLOCK	0
-#define SIG_UNBLOCK	1
-#define SIG_SETMASK	2
+#define SIG_BLOCK   0
+#define SIG_UNBLOCK 1
+#define SIG_SETMASK 2
 
 #define NR_SIGRETURN	119
 #define NR_RT_SIGRETURN 173
@@ -59,23 +59,23 @@
 #define X86_EFLAGS_VM	0x00020000U
 #define X86_EFLAGS_AC	0x00040000U
 /* What a signal frame may change: the arithmetic flags, direction, trap, AC (Linux's FIX_EFLAGS). */
-#define FIX_EFLAGS                                                                          \
-	(X86_EFLAGS_AC | X86_EFLAGS_OF | X86_EFLAGS_DF | X86_EFLAGS_TF | X86_EFLAGS_SF |    \
+#define FIX_EFLAGS                                                                       \
+	(X86_EFLAGS_AC | X86_EFLAGS_OF | X86_EFLAGS_DF | X86_EFLAGS_TF | X86_EFLAGS_SF | \
 	 X86_EFLAGS_ZF | X86_EFLAGS_AF | X86_EFLAGS_PF | X86_EFLAGS_CF | X86_EFLAGS_RF)
 
 enum sig_default { DFL_TERM, DFL_CORE, DFL_IGN, DFL_STOP };
 
 static const char *const sig_names[32] = {
-	[SIGHUP] = "SIGHUP",	 [SIGINT] = "SIGINT",	  [SIGQUIT] = "SIGQUIT",
-	[SIGILL] = "SIGILL",	 [SIGTRAP] = "SIGTRAP",	  [SIGABRT] = "SIGABRT",
-	[SIGBUS] = "SIGBUS",	 [SIGFPE] = "SIGFPE",	  [SIGKILL] = "SIGKILL",
-	[SIGUSR1] = "SIGUSR1",	 [SIGSEGV] = "SIGSEGV",	  [SIGUSR2] = "SIGUSR2",
-	[SIGPIPE] = "SIGPIPE",	 [SIGALRM] = "SIGALRM",	  [SIGTERM] = "SIGTERM",
-	[SIGSTKFLT] = "SIGSTKFLT", [SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT",
-	[SIGSTOP] = "SIGSTOP",	 [SIGTSTP] = "SIGTSTP",	  [SIGTTIN] = "SIGTTIN",
-	[SIGTTOU] = "SIGTTOU",	 [SIGURG] = "SIGURG",	  [SIGXCPU] = "SIGXCPU",
-	[SIGXFSZ] = "SIGXFSZ",	 [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
-	[SIGWINCH] = "SIGWINCH", [SIGIO] = "SIGIO",	  [SIGPWR] = "SIGPWR",
+	[SIGHUP] = "SIGHUP",	   [SIGINT] = "SIGINT",	      [SIGQUIT] = "SIGQUIT",
+	[SIGILL] = "SIGILL",	   [SIGTRAP] = "SIGTRAP",     [SIGABRT] = "SIGABRT",
+	[SIGBUS] = "SIGBUS",	   [SIGFPE] = "SIGFPE",	      [SIGKILL] = "SIGKILL",
+	[SIGUSR1] = "SIGUSR1",	   [SIGSEGV] = "SIGSEGV",     [SIGUSR2] = "SIGUSR2",
+	[SIGPIPE] = "SIGPIPE",	   [SIGALRM] = "SIGALRM",     [SIGTERM] = "SIGTERM",
+	[SIGSTKFLT] = "SIGSTKFLT", [SIGCHLD] = "SIGCHLD",     [SIGCONT] = "SIGCONT",
+	[SIGSTOP] = "SIGSTOP",	   [SIGTSTP] = "SIGTSTP",     [SIGTTIN] = "SIGTTIN",
+	[SIGTTOU] = "SIGTTOU",	   [SIGURG] = "SIGURG",	      [SIGXCPU] = "SIGXCPU",
+	[SIGXFSZ] = "SIGXFSZ",	   [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
+	[SIGWINCH] = "SIGWINCH",   [SIGIO] = "SIGIO",	      [SIGPWR] = "SIGPWR",
 	[SIGSYS] = "SIGSYS",
 };
 
@@ -88,12 +88,26 @@ const char *signal_name_of(int sig)
 static enum sig_default default_action(int sig)
 {
 	switch (sig) {
-	case SIGQUIT: case SIGILL: case SIGTRAP: case SIGABRT: case SIGBUS: case SIGFPE:
-	case SIGSEGV: case SIGXCPU: case SIGXFSZ: case SIGSYS:
+	case SIGQUIT:
+	case SIGILL:
+	case SIGTRAP:
+	case SIGABRT:
+	case SIGBUS:
+	case SIGFPE:
+	case SIGSEGV:
+	case SIGXCPU:
+	case SIGXFSZ:
+	case SIGSYS:
 		return DFL_CORE;
-	case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:
+	case SIGCHLD:
+	case SIGCONT:
+	case SIGURG:
+	case SIGWINCH:
 		return DFL_IGN;
-	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+	case SIGSTOP:
+	case SIGTSTP:
+	case SIGTTIN:
+	case SIGTTOU:
 		return DFL_STOP;
 	default:
 		return DFL_TERM; /* the real-time signals too */
@@ -307,12 +321,27 @@ static void fill_sigcontext(struct sigcontext_i386 *sc, const struct irq_frame *
 			    u64 mask, u32 cr2)
 {
 	*sc = (struct sigcontext_i386){
-		.gs = f->gs & 0xffff, .fs = f->fs & 0xffff, .es = f->es & 0xffff,
-		.ds = f->ds & 0xffff, .edi = f->edi, .esi = f->esi, .ebp = f->ebp,
-		.esp = f->user_esp, .ebx = f->ebx, .edx = f->edx, .ecx = f->ecx,
-		.eax = f->eax, .trapno = f->vector, .err = f->error, .eip = f->eip,
-		.cs = f->cs & 0xffff, .eflags = f->eflags, .esp_at_signal = f->user_esp,
-		.ss = f->user_ss & 0xffff, .fpstate = fpstate, .oldmask = (u32)mask,
+		.gs = f->gs & 0xffff,
+		.fs = f->fs & 0xffff,
+		.es = f->es & 0xffff,
+		.ds = f->ds & 0xffff,
+		.edi = f->edi,
+		.esi = f->esi,
+		.ebp = f->ebp,
+		.esp = f->user_esp,
+		.ebx = f->ebx,
+		.edx = f->edx,
+		.ecx = f->ecx,
+		.eax = f->eax,
+		.trapno = f->vector,
+		.err = f->error,
+		.eip = f->eip,
+		.cs = f->cs & 0xffff,
+		.eflags = f->eflags,
+		.esp_at_signal = f->user_esp,
+		.ss = f->user_ss & 0xffff,
+		.fpstate = fpstate,
+		.oldmask = (u32)mask,
 		.cr2 = cr2,
 	};
 }
@@ -353,10 +382,9 @@ static bool setup_frame(int sig, const struct k_sigaction *ka, u64 mask, struct 
 	memcpy(kframe.retcode, retcode, sizeof(retcode));
 	kframe.pretcode = (ka->flags & SA_RESTORER)
 				  ? ka->restorer
-				  : frame + (u32)__builtin_offsetof(struct sigframe, retcode);
+				  : frame + (u32) __builtin_offsetof(struct sigframe, retcode);
 	fpu_to_frame();
-	if (copy_to_user(fp, &fpbuf, sizeof(fpbuf)) ||
-	    copy_to_user(frame, &kframe, sizeof(kframe)))
+	if (copy_to_user(fp, &fpbuf, sizeof(fpbuf)) || copy_to_user(frame, &kframe, sizeof(kframe)))
 		return false;
 	enter_handler(f, frame, ka);
 	f->eax = (u32)sig;
@@ -373,8 +401,8 @@ static bool setup_rt_frame(int sig, const struct k_sigaction *ka, u64 mask, stru
 
 	memset(k, 0, sizeof(*k));
 	k->sig = sig;
-	k->pinfo = frame + (u32)__builtin_offsetof(struct rt_sigframe, info);
-	k->puc = frame + (u32)__builtin_offsetof(struct rt_sigframe, uc);
+	k->pinfo = frame + (u32) __builtin_offsetof(struct rt_sigframe, info);
+	k->puc = frame + (u32) __builtin_offsetof(struct rt_sigframe, uc);
 	k->info.si_signo = sig;
 	k->info.si_code = o->code;
 	if (o->code == SI_USER || o->code == SI_TKILL)
@@ -388,7 +416,7 @@ static bool setup_rt_frame(int sig, const struct k_sigaction *ka, u64 mask, stru
 	memcpy(k->retcode, retcode, sizeof(retcode));
 	k->pretcode = (ka->flags & SA_RESTORER)
 			      ? ka->restorer
-			      : frame + (u32)__builtin_offsetof(struct rt_sigframe, retcode);
+			      : frame + (u32) __builtin_offsetof(struct rt_sigframe, retcode);
 	fpu_to_frame();
 	if (copy_to_user(fp, &fpbuf, sizeof(fpbuf)) || copy_to_user(frame, k, sizeof(*k)))
 		return false;
@@ -562,8 +590,8 @@ static long bad_frame(struct proc *p)
 }
 
 /* Interrupts off around the restore: the FPU must not be switched out half loaded. */
-static long sigreturn_common(struct proc *p, struct irq_frame *f,
-			     const struct sigcontext_i386 *sc, u64 mask)
+static long sigreturn_common(struct proc *p, struct irq_frame *f, const struct sigcontext_i386 *sc,
+			     u64 mask)
 {
 	unsigned long flags;
 	bool ok;
@@ -638,7 +666,9 @@ SYSCALL_DEFINE4(rt_sigaction, int, sig, u32, uact, u32, uoact, u32, sigsetsize)
 	old = *action_of(p, sig);
 	if (uact) {
 		*action_of(p, sig) = (struct k_sigaction){
-			ua.handler, ua.flags, ua.restorer,
+			ua.handler,
+			ua.flags,
+			ua.restorer,
 			(ua.mask[0] | (u64)ua.mask[1] << 32) & ~UNBLOCKABLE,
 		};
 		/* POSIX: setting a pending signal to be ignored discards it. */
@@ -647,7 +677,9 @@ SYSCALL_DEFINE4(rt_sigaction, int, sig, u32, uact, u32, uoact, u32, sigsetsize)
 	}
 	dz_irq_restore(flags);
 	if (uoact) {
-		ua = (struct user_sigaction){ old.handler, old.flags, old.restorer,
+		ua = (struct user_sigaction){ old.handler,
+					      old.flags,
+					      old.restorer,
 					      { (u32)old.mask, (u32)(old.mask >> 32) } };
 		if (copy_to_user(uoact, &ua, sizeof(ua)))
 			return -EFAULT;

@@ -25,8 +25,8 @@ static long page_ready(struct mm *mm, u32 uaddr, bool write)
 }
 
 /* Calls fn on each piece of [uaddr, uaddr+len) that lies in one ready page. */
-static long for_each_page(u32 uaddr, u32 len, bool write,
-			  void (*fn)(u32 uaddr, u32 n, void *ctx), void *ctx)
+static long for_each_page(u32 uaddr, u32 len, bool write, void (*fn)(u32 uaddr, u32 n, void *ctx),
+			  void *ctx)
 {
 	struct proc *p = proc_current();
 

@@ -12,14 +12,14 @@
 #include <kernel/string.h>
 #include <dynhz/printk.h>
 
-#define PDE_SHIFT	22
-#define KERNEL_PDES	(KERNEL_MAP_TOP >> PDE_SHIFT) /* 31 */
-#define KMAP_PDE	(KMAP_BASE >> PDE_SHIFT)
-#define APIC_REGION	0xfec00000U /* I/O APIC and local APIC: one 4 MiB slot */
-#define APIC_PDE	(APIC_REGION >> PDE_SHIFT)
-#define USER_PDE_FIRST	(USER_START >> PDE_SHIFT)
-#define USER_PDE_END	(USER_TOP >> PDE_SHIFT)
-#define KMAP_SLOTS	4
+#define PDE_SHIFT      22
+#define KERNEL_PDES    (KERNEL_MAP_TOP >> PDE_SHIFT) /* 31 */
+#define KMAP_PDE       (KMAP_BASE >> PDE_SHIFT)
+#define APIC_REGION    0xfec00000U /* I/O APIC and local APIC: one 4 MiB slot */
+#define APIC_PDE       (APIC_REGION >> PDE_SHIFT)
+#define USER_PDE_FIRST (USER_START >> PDE_SHIFT)
+#define USER_PDE_END   (USER_TOP >> PDE_SHIFT)
+#define KMAP_SLOTS     4
 
 static u32 kernel_pd[1024] __attribute__((aligned(4096)));
 static u32 kernel_pt[KERNEL_PDES][1024] __attribute__((aligned(4096)));

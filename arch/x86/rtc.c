@@ -164,7 +164,7 @@ static int decode(const struct rtc_raw *r, struct rtc_time *tm)
 	if (year < 0 || mon < 0 || day < 0 || hour < 0 || min < 0 || sec < 0)
 		return -2;
 	*tm = (struct rtc_time){ (unsigned int)year, (unsigned int)mon, (unsigned int)day,
-				 (unsigned int)hour, (unsigned int)min,	 (unsigned int)sec };
+				 (unsigned int)hour, (unsigned int)min, (unsigned int)sec };
 	return rtc_time_valid(tm) ? 0 : -2;
 }
 
@@ -199,7 +199,8 @@ u64 rtc_read_seconds(rtc_reg_reader_t read)
 
 	if (err == -1) {
 		dz_printk("rtc: no stable reading (update never ends), using 2000-01-01 00:00:00 "
-			  "UTC (%llu)\n", SAFE_SECONDS);
+			  "UTC (%llu)\n",
+			  SAFE_SECONDS);
 		return SAFE_SECONDS;
 	}
 	if (err) {

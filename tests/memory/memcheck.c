@@ -83,8 +83,8 @@ static long result(long r)
 	return r == -1 ? -errno : r;
 }
 
-static const int prots[] = { PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE,
-			     PROT_READ | PROT_EXEC, PROT_READ | PROT_WRITE | PROT_EXEC };
+static const int prots[] = { PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE, PROT_READ | PROT_EXEC,
+			     PROT_READ | PROT_WRITE | PROT_EXEC };
 
 static long do_mmap(unsigned int a, unsigned int n, int prot, char *op, size_t oplen)
 {
@@ -175,8 +175,8 @@ static long map_notype(void)
 
 static long map_fixed_unaligned(void)
 {
-	return (long)mmap(page(0) + 1, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-			  -1, 0);
+	return (long)mmap(page(0) + 1, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+			  0);
 }
 
 static long map_badprot(void)
@@ -271,8 +271,8 @@ static int big(unsigned long mib)
 	unsigned long len = mib << 20, bad = 0;
 
 	for (int round = 0; round < 2; round++) {
-		unsigned int *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		unsigned int *p =
+			mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (p == MAP_FAILED) {
 			printf("memcheck: big: mmap of %lu MiB: %s\n", mib, strerror(errno));

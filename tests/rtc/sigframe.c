@@ -10,9 +10,8 @@
 #include <asm/sigcontext.h>
 #include <stddef.h>
 
-#define SAME(mine, member, linux_type, linux_member)                                   \
-	_Static_assert(offsetof(struct mine, member) == offsetof(struct linux_type,   \
-								  linux_member),      \
+#define SAME(mine, member, linux_type, linux_member)                                               \
+	_Static_assert(offsetof(struct mine, member) == offsetof(struct linux_type, linux_member), \
 		       #mine "." #member)
 
 SAME(sigcontext_i386, gs, sigcontext_32, gs);

@@ -19,15 +19,15 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                              \
-	do {                                                          \
-		if (!(cond)) {                                        \
-			if (failures++ < 10) {                        \
+#define CHECK(cond, ...)                                                        \
+	do {                                                                    \
+		if (!(cond)) {                                                  \
+			if (failures++ < 10) {                                  \
 				fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
-				fprintf(stderr, __VA_ARGS__);         \
-				fputc('\n', stderr);                  \
-			}                                             \
-		}                                                     \
+				fprintf(stderr, __VA_ARGS__);                   \
+				fputc('\n', stderr);                            \
+			}                                                       \
+		}                                                               \
 	} while (0)
 
 /* rtc.c's console: kept, for the test of its one line. */
@@ -47,8 +47,8 @@ int dz_printk(const char *fmt, ...)
 static struct rtc_time from_tm(const struct tm *t)
 {
 	return (struct rtc_time){ (unsigned int)t->tm_year + 1900, (unsigned int)t->tm_mon + 1,
-				  (unsigned int)t->tm_mday,	    (unsigned int)t->tm_hour,
-				  (unsigned int)t->tm_min,	    (unsigned int)t->tm_sec };
+				  (unsigned int)t->tm_mday,	   (unsigned int)t->tm_hour,
+				  (unsigned int)t->tm_min,	   (unsigned int)t->tm_sec };
 }
 
 /* 2100-01-01 00:00:00 UTC */
@@ -90,8 +90,8 @@ static void test_random_timegm(void)
 		tm.tm_hour = (int)r.hour;
 		tm.tm_min = (int)r.min;
 		tm.tm_sec = (int)r.sec;
-		CHECK(rtc_time_to_unix(&r) == (u64)timegm(&tm), "%u-%u-%u %u:%u:%u", r.year,
-		      r.mon, r.day, r.hour, r.min, r.sec);
+		CHECK(rtc_time_to_unix(&r) == (u64)timegm(&tm), "%u-%u-%u %u:%u:%u", r.year, r.mon,
+		      r.day, r.hour, r.min, r.sec);
 	}
 }
 
@@ -100,7 +100,9 @@ static void test_wide_years(void)
 {
 	for (unsigned int y = 0; y < 10000; y++)
 		for (unsigned int m = 1; m <= 12; m++) {
-			struct tm tm = { .tm_year = (int)y - 1900, .tm_mon = (int)m - 1, .tm_mday = 1 };
+			struct tm tm = { .tm_year = (int)y - 1900,
+					 .tm_mon = (int)m - 1,
+					 .tm_mday = 1 };
 			long long want = (long long)timegm(&tm) / 86400;
 
 			CHECK(rtc_days_from_civil(y, m, 1) == want, "%u-%u-01: %lld, want %lld", y,
@@ -369,19 +371,23 @@ static void test_boot_line(void)
 	CHECK(tm.hour == 12 && tm.min == 34 && tm.sec == 56, "12 PM: %u:%u:%u", tm.hour, tm.min,
 	      tm.sec);
 	CHECK(rtc_read_seconds(chip_read) == 1936787696ULL, "seconds");
-	CHECK(!strcmp(console, "rtc: 2031-05-17 12:34:56 UTC (1936787696)\n"), "line: %s",
-	      console);
+	CHECK(!strcmp(console, "rtc: 2031-05-17 12:34:56 UTC (1936787696)\n"), "line: %s", console);
 }
 
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
-	{ "every-day", test_every_day },   { "random-timegm", test_random_timegm },
-	{ "wide-years", test_wide_years }, { "calendar", test_calendar },
-	{ "bcd", test_bcd },		   { "hours", test_hours },
-	{ "chip-modes", test_chip_modes }, { "chip-torn", test_chip_torn },
-	{ "chip-bad", test_chip_bad },	   { "century", test_century },
+	{ "every-day", test_every_day },
+	{ "random-timegm", test_random_timegm },
+	{ "wide-years", test_wide_years },
+	{ "calendar", test_calendar },
+	{ "bcd", test_bcd },
+	{ "hours", test_hours },
+	{ "chip-modes", test_chip_modes },
+	{ "chip-torn", test_chip_torn },
+	{ "chip-bad", test_chip_bad },
+	{ "century", test_century },
 	{ "boot-line", test_boot_line },
 };
 

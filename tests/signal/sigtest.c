@@ -138,8 +138,9 @@ static void test_itimer(void)
 	handle(SIGALRM, on_sig, 0);
 	setitimer(ITIMER_REAL, &it, NULL);
 	getitimer(ITIMER_REAL, &got);
-	check("getitimer-armed", got.it_value.tv_usec > 0 && got.it_value.tv_usec <= 100000 &&
-				   got.it_interval.tv_usec == 100000,
+	check("getitimer-armed",
+	      got.it_value.tv_usec > 0 && got.it_value.tv_usec <= 100000 &&
+		      got.it_interval.tv_usec == 100000,
 	      "value %ld us, interval %ld us", got.it_value.tv_usec, got.it_interval.tv_usec);
 	while (hits < 5)
 		pause();
@@ -151,9 +152,10 @@ static void test_itimer(void)
 	getitimer(ITIMER_REAL, &got);
 	check("itimer-off", got.it_value.tv_sec == 0 && got.it_value.tv_usec == 0, "%ld %ld",
 	      got.it_value.tv_sec, got.it_value.tv_usec);
-	check("setitimer-einval", setitimer(ITIMER_REAL,
-					     &(struct itimerval){ { 0, 0 }, { 0, 1000000 } },
-					     NULL) == -1 && errno == EINVAL, "errno %ld %ld", errno, 0);
+	check("setitimer-einval",
+	      setitimer(ITIMER_REAL, &(struct itimerval){ { 0, 0 }, { 0, 1000000 } }, NULL) == -1 &&
+		      errno == EINVAL,
+	      "errno %ld %ld", errno, 0);
 }
 
 static void test_kill_info(void)
@@ -165,11 +167,14 @@ static void test_kill_info(void)
 	      "pid %ld code %ld", info_pid, info_code);
 	check("kill-probe", kill(getpid(), 0) == 0 && kill(12345, 0) == -1 && errno == ESRCH,
 	      "errno %ld %ld", errno, 0);
-	check("kill-einval", kill(getpid(), 65) == -1 && errno == EINVAL, "errno %ld %ld", errno, 0);
-	check("sigaction-kill", sigaction(SIGKILL, &(struct sigaction){ 0 }, NULL) == -1 &&
-				  errno == EINVAL, "errno %ld %ld", errno, 0);
-	check("sigaction-size", syscall(SYS_rt_sigaction, SIGUSR1, NULL, NULL, 4) == -1 &&
-				  errno == EINVAL, "errno %ld %ld", errno, 0);
+	check("kill-einval", kill(getpid(), 65) == -1 && errno == EINVAL, "errno %ld %ld", errno,
+	      0);
+	check("sigaction-kill",
+	      sigaction(SIGKILL, &(struct sigaction){ 0 }, NULL) == -1 && errno == EINVAL,
+	      "errno %ld %ld", errno, 0);
+	check("sigaction-size",
+	      syscall(SYS_rt_sigaction, SIGUSR1, NULL, NULL, 4) == -1 && errno == EINVAL,
+	      "errno %ld %ld", errno, 0);
 }
 
 static void test_mask(void)
@@ -207,10 +212,12 @@ static void test_nanosleep_eintr(void)
 	handle(SIGALRM, on_sig, 0);
 	alarm(1);
 	r = nanosleep(&req, &rem);
-	check("nanosleep-eintr", r == -1 && errno == EINTR && rem.tv_sec == 0 && rem.tv_nsec > 900000000,
+	check("nanosleep-eintr",
+	      r == -1 && errno == EINTR && rem.tv_sec == 0 && rem.tv_nsec > 900000000,
 	      "r %ld rem ns %ld", r, rem.tv_nsec);
 	req.tv_nsec = 1000000000;
-	check("nanosleep-einval", nanosleep(&req, NULL) == -1 && errno == EINVAL, "%ld %ld", errno, 0);
+	check("nanosleep-einval", nanosleep(&req, NULL) == -1 && errno == EINVAL, "%ld %ld", errno,
+	      0);
 	check("nanosleep-efault", syscall(SYS_nanosleep, (void *)16, NULL) == -1 && errno == EFAULT,
 	      "%ld %ld", errno, 0);
 }
@@ -227,15 +234,19 @@ static void test_clocks(void)
 	gettimeofday(&tv, NULL);
 	check("realtime", rt.tv_sec - t <= 1 && tv.tv_sec - t <= 1 && t > 1700000000, "%ld %ld",
 	      (long)t, (long)rt.tv_sec);
-	check("getres", clock_getres(CLOCK_MONOTONIC, &res) == 0 && res.tv_nsec == 1 &&
-				clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 &&
-				res.tv_nsec > 90000 && res.tv_nsec < 60000000,
+	check("getres",
+	      clock_getres(CLOCK_MONOTONIC, &res) == 0 && res.tv_nsec == 1 &&
+		      clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 && res.tv_nsec > 90000 &&
+		      res.tv_nsec < 60000000,
 	      "coarse res %ld ns %ld", res.tv_nsec, 0);
-	check("bad-clock", clock_gettime(99, &rt) == -1 && errno == EINVAL &&
-				   clock_gettime(-6, &rt) == -1 && errno == EINVAL,
+	check("bad-clock",
+	      clock_gettime(99, &rt) == -1 && errno == EINVAL && clock_gettime(-6, &rt) == -1 &&
+		      errno == EINVAL,
 	      "%ld %ld", errno, 0);
-	check("clock-efault", syscall(SYS_clock_gettime, CLOCK_MONOTONIC, (void *)0xc0000000) == -1 &&
-				      errno == EFAULT, "%ld %ld", errno, 0);
+	check("clock-efault",
+	      syscall(SYS_clock_gettime, CLOCK_MONOTONIC, (void *)0xc0000000) == -1 &&
+		      errno == EFAULT,
+	      "%ld %ld", errno, 0);
 	c0 = times(&tm);
 	sleep(1);
 	c1 = times(&tm);
@@ -243,10 +254,11 @@ static void test_clocks(void)
 	clock_getres(CLOCK_MONOTONIC_COARSE, &res);
 	check("times-sleep", c1 - c0 >= 100 && c1 - c0 <= 101 + (res.tv_nsec + 9999999) / 10000000,
 	      "%ld ticks, tick %ld ns", (long)(c1 - c0), res.tv_nsec);
-	check("abstime", clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &(struct timespec){ 0, 0 },
-					 NULL) == 0 &&
-				 clock_nanosleep(CLOCK_MONOTONIC_RAW, 0, &(struct timespec){ 0, 1 },
-						 NULL) == EOPNOTSUPP,
+	check("abstime",
+	      clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &(struct timespec){ 0, 0 }, NULL) ==
+			      0 &&
+		      clock_nanosleep(CLOCK_MONOTONIC_RAW, 0, &(struct timespec){ 0, 1 }, NULL) ==
+			      EOPNOTSUPP,
 	      "%ld %ld", 0, 0);
 }
 

@@ -20,17 +20,17 @@
 
 #include <dynhz/types.h>
 
-#define PAGE_SIZE 4096U
-#define PAGE_MASK (~(PAGE_SIZE - 1))
+#define PAGE_SIZE     4096U
+#define PAGE_MASK     (~(PAGE_SIZE - 1))
 #define PAGE_ALIGN(x) (((x) + PAGE_SIZE - 1) & PAGE_MASK)
 
-#define KERNEL_MAP_TOP	0x07c00000U /* 124 MiB: the kernel's direct view of memory */
-#define KMAP_BASE	0x07c00000U /* 4 MiB of temporary mappings (kmap) */
-#define USER_START	0x08000000U /* below: the kernel's; a user pointer there is -EFAULT */
-#define USER_TOP	0xc0000000U /* the stack's top; above: the kernel's (the local APIC) */
-#define USER_STACK_MAX	0x00800000U /* 8 MiB reserved for the stack */
-#define USER_MMAP_TOP	(USER_TOP - USER_STACK_MAX - PAGE_SIZE) /* mmap grows down from here */
-#define USER_PIE_BASE	0x56555000U /* where a static-pie is placed, as Linux does */
+#define KERNEL_MAP_TOP 0x07c00000U /* 124 MiB: the kernel's direct view of memory */
+#define KMAP_BASE      0x07c00000U /* 4 MiB of temporary mappings (kmap) */
+#define USER_START     0x08000000U /* below: the kernel's; a user pointer there is -EFAULT */
+#define USER_TOP       0xc0000000U /* the stack's top; above: the kernel's (the local APIC) */
+#define USER_STACK_MAX 0x00800000U /* 8 MiB reserved for the stack */
+#define USER_MMAP_TOP  (USER_TOP - USER_STACK_MAX - PAGE_SIZE) /* mmap grows down from here */
+#define USER_PIE_BASE  0x56555000U /* where a static-pie is placed, as Linux does */
 
 /* Physical pages (kernel/page_alloc.c). */
 struct multiboot_info;
@@ -41,9 +41,9 @@ void page_reserve(u32 start, u32 end);
 u32 page_alloc(bool low);
 void page_free(u32 pa);
 struct page_stats {
-	u32 total;    /* pages the loader reported as usable RAM */
-	u32 free;     /* of them, free now */
-	u32 kernel;   /* the kernel image, its tables and the initramfs */
+	u32 total;  /* pages the loader reported as usable RAM */
+	u32 free;   /* of them, free now */
+	u32 kernel; /* the kernel image, its tables and the initramfs */
 };
 void page_stats_read(struct page_stats *st);
 
@@ -64,7 +64,7 @@ struct vma {
 };
 
 struct mm {
-	u32 pgdir; /* physical address of the page directory; 0: none */
+	u32 pgdir;		      /* physical address of the page directory; 0: none */
 	struct vma vmas[MM_MAX_VMAS]; /* sorted by start, disjoint */
 	u32 nvmas;
 	u32 brk_start, brk; /* the heap: brk_start to PAGE_ALIGN(brk) is a vma */

@@ -15,9 +15,9 @@
 #include <kernel/signal.h>
 
 #define PROC_MAX	 32
-#define PROC_COMM_LEN	 16   /* as Linux's TASK_COMM_LEN, the NUL included */
-#define PROC_CMDLINE_MAX 512  /* kept of argv, for /proc/<pid>/cmdline */
-#define PROC_TLS_ENTRIES 3    /* GDT entries 6, 7 and 8, as on Linux */
+#define PROC_COMM_LEN	 16  /* as Linux's TASK_COMM_LEN, the NUL included */
+#define PROC_CMDLINE_MAX 512 /* kept of argv, for /proc/<pid>/cmdline */
+#define PROC_TLS_ENTRIES 3   /* GDT entries 6, 7 and 8, as on Linux */
 #define PROC_TLS_FIRST	 6
 
 enum proc_state { PROC_FREE, PROC_RUNNING, PROC_ZOMBIE };
@@ -35,7 +35,7 @@ struct proc {
 	char comm[PROC_COMM_LEN];
 	char cmdline[PROC_CMDLINE_MAX]; /* argv, each NUL-terminated */
 	u32 cmdline_len;
-	char exe[VFS_CWD_MAX];	/* the program's absolute path */
+	char exe[VFS_CWD_MAX]; /* the program's absolute path */
 	char cwd[VFS_CWD_MAX];
 	struct thread *thread;
 	struct exec_start start; /* where its thread enters ring 3 */
@@ -79,8 +79,8 @@ void proc_report_status(const char *who, int status);
 _Noreturn void proc_exit(int wait_status);
 
 /* Wait statuses, as <sys/wait.h> decodes them. */
-#define W_EXITCODE(code) (((code) & 0xff) << 8)
-#define W_SIGNALED(sig)	 ((sig) & 0x7f)
+#define W_EXITCODE(code) (((code)&0xff) << 8)
+#define W_SIGNALED(sig)	 ((sig)&0x7f)
 #define W_COREDUMP	 0x80
 
 /* The CPU time of p up to now, in ns. */

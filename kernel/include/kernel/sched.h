@@ -49,10 +49,10 @@ struct thread {
 	u32 *stack;	     /* lowest word: a canary against overflow */
 	unsigned long slice; /* ticks left in the timeslice */
 	/* accounting */
-	u64 exec_ns;		/* CPU time on the TSC, up to its last charge */
-	u64 ticks;		/* ticks during which it ran (a sample, not its CPU time) */
-	u64 switches;		/* times it was switched in */
-	u64 preemptions;	/* times its slice ran out */
+	u64 exec_ns;	   /* CPU time on the TSC, up to its last charge */
+	u64 ticks;	   /* ticks during which it ran (a sample, not its CPU time) */
+	u64 switches;	   /* times it was switched in */
+	u64 preemptions;   /* times its slice ran out */
 	struct proc *proc; /* the process it runs, if any */
 };
 

@@ -23,52 +23,52 @@ struct syscall_args {
 
 typedef long (*syscall_fn_t)(const struct syscall_args *args);
 
-#define SYSCALL_DEFINE0(name)                                           \
+#define SYSCALL_DEFINE0(name) \
 	long sys_##name(const struct syscall_args *args __attribute__((unused)))
-#define SYSCALL_DEFINE1(name, t1, a1)                                   \
-	static long do_sys_##name(t1 a1);                               \
-	long sys_##name(const struct syscall_args *args)                \
-	{                                                               \
-		return do_sys_##name((t1)args->a[0]);                   \
-	}                                                               \
+#define SYSCALL_DEFINE1(name, t1, a1)                    \
+	static long do_sys_##name(t1 a1);                \
+	long sys_##name(const struct syscall_args *args) \
+	{                                                \
+		return do_sys_##name((t1)args->a[0]);    \
+	}                                                \
 	static long do_sys_##name(t1 a1)
-#define SYSCALL_DEFINE2(name, t1, a1, t2, a2)                           \
-	static long do_sys_##name(t1 a1, t2 a2);                        \
-	long sys_##name(const struct syscall_args *args)                \
-	{                                                               \
-		return do_sys_##name((t1)args->a[0], (t2)args->a[1]);   \
-	}                                                               \
+#define SYSCALL_DEFINE2(name, t1, a1, t2, a2)                         \
+	static long do_sys_##name(t1 a1, t2 a2);                      \
+	long sys_##name(const struct syscall_args *args)              \
+	{                                                             \
+		return do_sys_##name((t1)args->a[0], (t2)args->a[1]); \
+	}                                                             \
 	static long do_sys_##name(t1 a1, t2 a2)
-#define SYSCALL_DEFINE3(name, t1, a1, t2, a2, t3, a3)                                  \
-	static long do_sys_##name(t1 a1, t2 a2, t3 a3);                                \
-	long sys_##name(const struct syscall_args *args)                               \
-	{                                                                              \
-		return do_sys_##name((t1)args->a[0], (t2)args->a[1], (t3)args->a[2]);  \
-	}                                                                              \
+#define SYSCALL_DEFINE3(name, t1, a1, t2, a2, t3, a3)                                 \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3);                               \
+	long sys_##name(const struct syscall_args *args)                              \
+	{                                                                             \
+		return do_sys_##name((t1)args->a[0], (t2)args->a[1], (t3)args->a[2]); \
+	}                                                                             \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3)
-#define SYSCALL_DEFINE4(name, t1, a1, t2, a2, t3, a3, t4, a4)                          \
-	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4);                         \
-	long sys_##name(const struct syscall_args *args)                               \
-	{                                                                              \
-		return do_sys_##name((t1)args->a[0], (t2)args->a[1], (t3)args->a[2],   \
-				     (t4)args->a[3]);                                  \
-	}                                                                              \
+#define SYSCALL_DEFINE4(name, t1, a1, t2, a2, t3, a3, t4, a4)                        \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4);                       \
+	long sys_##name(const struct syscall_args *args)                             \
+	{                                                                            \
+		return do_sys_##name((t1)args->a[0], (t2)args->a[1], (t3)args->a[2], \
+				     (t4)args->a[3]);                                \
+	}                                                                            \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4)
-#define SYSCALL_DEFINE5(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5)                  \
-	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5);                  \
-	long sys_##name(const struct syscall_args *args)                               \
-	{                                                                              \
-		return do_sys_##name((t1)args->a[0], (t2)args->a[1], (t3)args->a[2],   \
-				     (t4)args->a[3], (t5)args->a[4]);                  \
-	}                                                                              \
+#define SYSCALL_DEFINE5(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5)                \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5);                \
+	long sys_##name(const struct syscall_args *args)                             \
+	{                                                                            \
+		return do_sys_##name((t1)args->a[0], (t2)args->a[1], (t3)args->a[2], \
+				     (t4)args->a[3], (t5)args->a[4]);                \
+	}                                                                            \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5)
-#define SYSCALL_DEFINE6(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6)          \
-	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6);           \
-	long sys_##name(const struct syscall_args *args)                               \
-	{                                                                              \
-		return do_sys_##name((t1)args->a[0], (t2)args->a[1], (t3)args->a[2],   \
-				     (t4)args->a[3], (t5)args->a[4], (t6)args->a[5]);  \
-	}                                                                              \
+#define SYSCALL_DEFINE6(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6)         \
+	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6);          \
+	long sys_##name(const struct syscall_args *args)                              \
+	{                                                                             \
+		return do_sys_##name((t1)args->a[0], (t2)args->a[1], (t3)args->a[2],  \
+				     (t4)args->a[3], (t5)args->a[4], (t6)args->a[5]); \
+	}                                                                             \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6)
 
 /* Every handler the table may name (weak: a missing one answers -ENOSYS). */

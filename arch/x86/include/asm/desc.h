@@ -15,7 +15,7 @@
 #define USER_DS	  0x23 /* GDT entry 4, RPL 3 */
 #define TSS_SEL	  0x28 /* GDT entry 5 */
 
-#define GDT_TLS_FIRST   6
+#define GDT_TLS_FIRST	6
 #define GDT_TLS_ENTRIES 3
 #define GDT_ENTRIES	9
 

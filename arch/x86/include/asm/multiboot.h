@@ -10,11 +10,11 @@
 #define MULTIBOOT_HEADER_MAGIC	   0x1BADB002
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2BADB002
 /* Bit 0: page-align modules; bit 1: give us the memory map. */
-#define MULTIBOOT_HEADER_FLAGS 0x00000003
-#define MULTIBOOT_INFO_MEMORY  (1U << 0)
-#define MULTIBOOT_INFO_CMDLINE (1U << 2)
-#define MULTIBOOT_INFO_MODS    (1U << 3)
-#define MULTIBOOT_INFO_MMAP    (1U << 6)
+#define MULTIBOOT_HEADER_FLAGS	   0x00000003
+#define MULTIBOOT_INFO_MEMORY	   (1U << 0)
+#define MULTIBOOT_INFO_CMDLINE	   (1U << 2)
+#define MULTIBOOT_INFO_MODS	   (1U << 3)
+#define MULTIBOOT_INFO_MMAP	   (1U << 6)
 #define MULTIBOOT_MEMORY_AVAILABLE 1
 
 /* The boot CPU's stack: the boot thread runs on it until the idle loop. */

@@ -11,11 +11,11 @@
 
 #include <dynhz/types.h>
 
-#define PTE_P	0x001U /* present */
-#define PTE_W	0x002U /* writable */
-#define PTE_U	0x004U /* user-accessible */
-#define PTE_PWT 0x008U
-#define PTE_PCD 0x010U /* uncached: device memory */
+#define PTE_P	 0x001U /* present */
+#define PTE_W	 0x002U /* writable */
+#define PTE_U	 0x004U /* user-accessible */
+#define PTE_PWT	 0x008U
+#define PTE_PCD	 0x010U /* uncached: device memory */
 #define PTE_ADDR 0xfffff000U
 
 /* Builds the kernel's tables and turns paging on (CR0.PG, CR0.WP). */

@@ -13,20 +13,20 @@
 #include <dynhz/types.h>
 
 /* CMOS registers. */
-#define RTC_SECONDS	0x00
-#define RTC_MINUTES	0x02
-#define RTC_HOURS	0x04
-#define RTC_DAY		0x07
-#define RTC_MONTH	0x08
-#define RTC_YEAR	0x09
-#define RTC_REG_A	0x0a
-#define RTC_REG_B	0x0b
-#define RTC_CENTURY	0x32 /* the ACPI FADT's usual century register */
+#define RTC_SECONDS 0x00
+#define RTC_MINUTES 0x02
+#define RTC_HOURS   0x04
+#define RTC_DAY	    0x07
+#define RTC_MONTH   0x08
+#define RTC_YEAR    0x09
+#define RTC_REG_A   0x0a
+#define RTC_REG_B   0x0b
+#define RTC_CENTURY 0x32 /* the ACPI FADT's usual century register */
 
-#define RTC_A_UIP	0x80 /* an update is in progress: the time registers may be torn */
-#define RTC_B_24H	0x02 /* hours run 0-23 (else 1-12 with RTC_HOUR_PM) */
-#define RTC_B_BINARY	0x04 /* registers are binary (else BCD) */
-#define RTC_HOUR_PM	0x80 /* in 12-hour mode */
+#define RTC_A_UIP    0x80 /* an update is in progress: the time registers may be torn */
+#define RTC_B_24H    0x02 /* hours run 0-23 (else 1-12 with RTC_HOUR_PM) */
+#define RTC_B_BINARY 0x04 /* registers are binary (else BCD) */
+#define RTC_HOUR_PM  0x80 /* in 12-hour mode */
 
 /* A calendar time, UTC, as the RTC holds it (and as the boot line shows it). */
 struct rtc_time {
