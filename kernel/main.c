@@ -10,7 +10,7 @@
  *	selftest		run the in-kernel tests and exit
  *	usertest		run the user-space checks (init in ring 3), the self-test, exit
  *	init=<path> [-- args]	the first program, from the initramfs (default /init);
- *				the words after " -- " are its arguments. When it
+ *				the tokens after "--" are its arguments (quotes as Linux). When it
  *				exits the machine powers off: success if its status
  *				is 0. With no initramfs or no such program: the
  *				demonstration and the shell
@@ -226,13 +226,36 @@ static void params_check(void)
 #define INIT_ARGS_MAX 32
 #define INIT_DEFAULT  "/init"
 
-/* init=PATH, and the words after " -- " as its arguments (in place in the copy). */
+/*
+ * Appends one init argument to buf at *used: the token as Linux gives it
+ * to init, its quotes removed ("a b" and x="a b" become a b and x=a b).
+ */
+static const char *init_arg(char *buf, size_t size, size_t *used, const struct dz_param *p)
+{
+	size_t n = p->name_len + (p->val ? 1 + p->val_len : 0);
+	char *a = buf + *used;
+
+	if (n + 1 > size - *used)
+		return NULL;
+	memcpy(a, p->name, p->name_len);
+	if (p->val) {
+		a[p->name_len] = '=';
+		memcpy(a + p->name_len + 1, p->val, p->val_len);
+	}
+	a[n] = '\0';
+	*used += n + 1;
+	return a;
+}
+
+/* init=PATH, and the tokens after a bare "--" as its arguments. */
 static const char *init_argv(const char **argv, char *path, size_t pathlen)
 {
 	static const char *const names[] = { "init", NULL };
+	static char args[sizeof(cmdline_copy)];
 	struct dz_param p;
-	char *rest = strstr(cmdline_copy, " -- ");
+	size_t pos = 0, used = 0;
 	unsigned int n = 1;
+	bool after_end = false;
 
 	memcpy(path, INIT_DEFAULT, sizeof(INIT_DEFAULT));
 	if (dz_cmdline_find(boot_cmdline, names, &p)) {
@@ -245,14 +268,15 @@ static const char *init_argv(const char **argv, char *path, size_t pathlen)
 		}
 	}
 	argv[0] = path;
-	for (rest = rest ? rest + 4 : NULL; rest && *rest && n < INIT_ARGS_MAX - 1;) {
-		while (*rest == ' ')
-			*rest++ = '\0';
-		if (!*rest)
+	while (n < INIT_ARGS_MAX - 1 && dz_cmdline_next(boot_cmdline, &pos, &p)) {
+		if (!after_end) {
+			after_end = dz_cmdline_is_end(&p);
+			continue;
+		}
+		argv[n] = init_arg(args, sizeof(args), &used, &p);
+		if (!argv[n])
 			break;
-		argv[n++] = rest;
-		while (*rest && *rest != ' ')
-			rest++;
+		n++;
 	}
 	argv[n] = NULL;
 	return path;

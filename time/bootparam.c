@@ -55,6 +55,11 @@ bool dz_cmdline_next(const char *cmdline, size_t *pos, struct dz_param *out)
 	return true;
 }
 
+bool dz_cmdline_is_end(const struct dz_param *p)
+{
+	return !p->val && p->name_len == 2 && p->name[0] == '-' && p->name[1] == '-';
+}
+
 static char fold(char c)
 {
 	return c == '-' ? '_' : c;
@@ -78,7 +83,7 @@ bool dz_cmdline_find(const char *cmdline, const char *const *names, struct dz_pa
 
 	if (!cmdline)
 		return false;
-	while (dz_cmdline_next(cmdline, &pos, &p))
+	while (dz_cmdline_next(cmdline, &pos, &p) && !dz_cmdline_is_end(&p))
 		for (const char *const *n = names; *n; n++)
 			if (dz_param_is(&p, *n)) {
 				*out = p;

@@ -25,7 +25,13 @@ struct dz_param {
  */
 bool dz_cmdline_next(const char *cmdline, size_t *pos, struct dz_param *out);
 
-/* The last token named by any of names (NULL-terminated); false if none. */
+/*
+ * Is p the bare "--" that ends the kernel's parameters? As on Linux, what
+ * follows it is for init, and dz_cmdline_find() does not look there.
+ */
+bool dz_cmdline_is_end(const struct dz_param *p);
+
+/* The last token before "--" named by any of names (NULL-terminated); false if none. */
 bool dz_cmdline_find(const char *cmdline, const char *const *names, struct dz_param *out);
 
 /* Does a parameter name match `name`, with '-' and '_' equal? */

@@ -826,6 +826,13 @@ static void test_cmdline_find(void **state)
 		{ "\"time-slice=1 2\"", ts_under, "1 2" },
 		{ "hz=1 HZ=2 hz=3 quiet", hz_names, "3" },
 		{ "HZ=1 hz=2 HZ=3", hz_names, "3" },
+		/* "--" ends the kernel's parameters: what follows is init's (as Linux) */
+		{ "hz=1 -- hz=2", hz_names, "1" },
+		{ "-- hz=2", hz_names, NULL },
+		{ "hz=1 \"--\" hz=2", hz_names, "1" },
+		{ "hz=1 --- hz=2 -x hz=3", hz_names, "3" },
+		{ "hz=1 --=x hz=2", hz_names, "2" },
+		{ "hz=1 a--b hz=2", hz_names, "2" },
 		{ "/boot/dynhz.elf", hz_names, NULL },
 		{ "", hz_names, NULL },
 		{ NULL, hz_names, NULL },
