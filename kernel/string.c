@@ -6,13 +6,22 @@
  */
 #include <kernel/string.h>
 
+/*
+ * String instructions, a word at a time: a process's fork copies its pages
+ * and exec its program's bytes with these, and a byte loop costs four
+ * instructions a byte where REP MOVSL costs one per four bytes.
+ */
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
-	unsigned char *d = dst;
-	const unsigned char *s = src;
+	void *d = dst;
+	size_t words = n / 4, bytes = n % 4;
 
-	while (n--)
-		*d++ = *s++;
+	__asm__ volatile("rep movsl\n\t"
+			 "mov %3, %%ecx\n\t"
+			 "rep movsb"
+			 : "+D"(d), "+S"(src), "+c"(words)
+			 : "r"(bytes)
+			 : "memory");
 	return dst;
 }
 
@@ -30,10 +39,16 @@ void *memmove(void *dst, const void *src, size_t n)
 
 void *memset(void *dst, int c, size_t n)
 {
-	unsigned char *d = dst;
+	void *d = dst;
+	u32 v = (unsigned char)c * 0x01010101U;
+	size_t words = n / 4, bytes = n % 4;
 
-	while (n--)
-		*d++ = (unsigned char)c;
+	__asm__ volatile("rep stosl\n\t"
+			 "mov %3, %%ecx\n\t"
+			 "rep stosb"
+			 : "+D"(d), "+c"(words)
+			 : "a"(v), "r"(bytes)
+			 : "memory");
 	return dst;
 }
 
