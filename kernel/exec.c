@@ -1,22 +1,67 @@
 // SPDX-License-Identifier: MIT
 /*
  * exec: a static i386 ELF program from the root file system into a fresh
- * address space (kernel/exec.h). kernel/elf.c says what goes where; this
- * file makes the areas, copies the file's bytes into their pages, and
- * writes the startup stack, all before the program's thread runs.
+ * address space (kernel/exec.h), for the kernel's first programs and for
+ * execve. kernel/elf.c says what goes where; this file makes the areas,
+ * copies the file's bytes into their pages, and writes the startup stack,
+ * all in a new space: the caller's old one is given up only once the new
+ * one is whole, so a failed execve returns to an untouched program.
+ *
+ * One exec at a time (exec_lock): the plan, the startup stack and
+ * execve's copy of its arguments are big, and live in static buffers
+ * rather than on a 16 KiB kernel stack.
  */
 #include <kernel/exec.h>
 #include <kernel/elf.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
+#include <kernel/syscall.h>
+#include <kernel/uaccess.h>
+#include <kernel/wait.h>
 #include <asm/cpu.h>
+#include <asm/desc.h>
+#include <asm/fpu.h>
+#include <asm/irq.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 
 #define STACK_ROOM (32 * 1024) /* argv, envp and the auxiliary vector: Linux allows more */
+#define ARG_PTRS   4096	       /* strings of argv and envp together */
 
 static u8 stack_buf[STACK_ROOM] __attribute__((aligned(16)));
 static u64 random_state;
+
+/* execve's arguments, copied in from the caller before its memory goes. */
+static struct {
+	char path[VFS_PATH_MAX];
+	char strings[STACK_ROOM]; /* more would not fit on the new stack: E2BIG */
+	const char *ptrs[ARG_PTRS + 2];
+	u32 used;
+} args_in;
+
+static bool exec_busy;
+static DECLARE_WAIT_QUEUE_HEAD(exec_wq);
+
+static bool exec_trylock(void)
+{
+	unsigned long flags = dz_irq_save();
+	bool got = !exec_busy;
+
+	exec_busy = true;
+	dz_irq_restore(flags);
+	return got;
+}
+
+static void exec_lock(void)
+{
+	wait_event(exec_wq, exec_trylock());
+}
+
+static void exec_unlock(void)
+{
+	exec_busy = false;
+	wake_up(&exec_wq);
+}
 
 /* Writes len bytes at uaddr of mm (not necessarily the active one), filling pages. */
 static int mm_write(struct mm *mm, u32 uaddr, const void *src, u32 len)
@@ -154,10 +199,36 @@ static const char *errname(int err)
 	}
 }
 
-int exec_load(struct proc *p, const char *path, const char *const *argv, const char *const *envp,
-	      struct exec_start *start)
+/* Builds the program's image in mm (a new space): its segments, its stack. */
+static int build_image(struct mm *mm, const struct elf_plan *plan, const void *img,
+		       const char *abspath, const char *const *argv, const char *const *envp,
+		       struct exec_start *start)
+{
+	int err = mm_create(mm);
+
+	if (!err)
+		err = load_segments(mm, plan, img);
+	if (!err)
+		err = mm_add_vma(mm, USER_TOP - USER_STACK_MAX, USER_STACK_MAX,
+				 VM_READ | VM_WRITE | VM_GROWSDOWN);
+	if (!err)
+		err = build_stack(mm, plan, abspath, argv, envp, &start->esp);
+	if (err) {
+		mm_destroy(mm);
+		return err;
+	}
+	mm->brk_start = mm->brk = plan->brk;
+	mm->stack_top = USER_TOP;
+	start->eip = plan->entry;
+	return 0;
+}
+
+/* Called with exec_lock held. */
+static int exec_load_locked(struct proc *p, const char *path, const char *const *argv,
+			    const char *const *envp, struct exec_start *start, bool report)
 {
 	static struct elf_plan plan;
+	static struct mm new_mm;
 	static char abspath[VFS_CWD_MAX], why[120];
 	const void *img;
 	u32 size;
@@ -165,30 +236,168 @@ int exec_load(struct proc *p, const char *path, const char *const *argv, const c
 
 	err = vfs_exec_image(p->cwd, path, &img, &size, abspath, sizeof(abspath));
 	if (err) {
-		dz_printk("exec: %s: %s\n", path, errname(err));
+		if (report)
+			dz_printk("exec: %s: %s\n", path, errname(err));
 		return err;
 	}
 	plan.user_top = USER_MMAP_TOP;
 	if (elf_load_plan(img, size, USER_PIE_BASE, &plan, why, sizeof(why))) {
-		dz_printk("exec: %s: %s\n", abspath, why);
+		if (report)
+			dz_printk("exec: %s: %s\n", abspath, why);
 		return -ENOEXEC;
 	}
-	err = mm_create(&p->mm);
-	if (!err)
-		err = load_segments(&p->mm, &plan, img);
-	if (!err)
-		err = mm_add_vma(&p->mm, USER_TOP - USER_STACK_MAX, USER_STACK_MAX,
-				 VM_READ | VM_WRITE | VM_GROWSDOWN);
-	if (!err)
-		err = build_stack(&p->mm, &plan, abspath, argv, envp, &start->esp);
+	err = build_image(&new_mm, &plan, img, abspath, argv, envp, start);
 	if (err) {
-		mm_destroy(&p->mm);
-		dz_printk("exec: %s: %s\n", abspath, errname(err));
+		if (report)
+			dz_printk("exec: %s: %s\n", abspath, errname(err));
 		return err;
 	}
-	p->mm.brk_start = p->mm.brk = plan.brk;
-	p->mm.stack_top = USER_TOP;
-	start->eip = plan.entry;
+	/* The point of no return: the old image goes (a kernel thread starting p has none). */
+	if (p == proc_current())
+		mm_activate(&new_mm);
+	proc_release_mm(p);
+	p->mm = new_mm;
 	keep_names(p, abspath, argv);
 	return 0;
+}
+
+int exec_load(struct proc *p, const char *path, const char *const *argv, const char *const *envp,
+	      struct exec_start *start, bool report)
+{
+	int err;
+
+	exec_lock();
+	err = exec_load_locked(p, path, argv, envp, start, report);
+	exec_unlock();
+	return err;
+}
+
+/* ---- execve ---- */
+
+/* One string of argv or envp into args_in; E2BIG past the room the new stack has. */
+static long copy_arg(u32 uptr, const char **out)
+{
+	u32 room = sizeof(args_in.strings) - args_in.used;
+	long len;
+
+	if (!room)
+		return -E2BIG;
+	len = strncpy_from_user(args_in.strings + args_in.used, uptr, room);
+	if (len == -ENAMETOOLONG)
+		return -E2BIG;
+	if (len < 0)
+		return len;
+	*out = args_in.strings + args_in.used;
+	args_in.used += (u32)len + 1;
+	return 0;
+}
+
+/*
+ * A NULL-terminated array of string pointers (argv or envp) into
+ * args_in.ptrs from *n on, NULL-terminated there. A NULL array is empty,
+ * as Linux takes it.
+ */
+static long copy_strings(u32 uarr, u32 *n)
+{
+	for (u32 i = 0; uarr; i++) {
+		u32 uptr;
+		long err;
+
+		if (copy_from_user(&uptr, uarr + 4 * i, 4))
+			return -EFAULT;
+		if (!uptr)
+			break;
+		if (*n >= ARG_PTRS)
+			return -E2BIG;
+		err = copy_arg(uptr, &args_in.ptrs[*n]);
+		if (err)
+			return err;
+		(*n)++;
+	}
+	args_in.ptrs[(*n)++] = NULL;
+	return 0;
+}
+
+/* The path and the arguments, in the order Linux checks them. */
+static long copy_exec_args(u32 upath, u32 uargv, u32 uenvp, const char ***argv, const char ***envp)
+{
+	u32 n = 0, envp_at;
+	long len = strncpy_from_user(args_in.path, upath, sizeof(args_in.path));
+	long err;
+
+	if (len < 0)
+		return len;
+	if (!len)
+		return -ENOENT;
+	args_in.used = 0;
+	err = copy_strings(uargv, &n);
+	if (err)
+		return err;
+	envp_at = n;
+	err = copy_strings(uenvp, &n);
+	if (err)
+		return err;
+	*argv = args_in.ptrs;
+	*envp = args_in.ptrs + envp_at;
+	/* No argv at all: Linux gives the program one empty argv[0]. */
+	if (envp_at == 1) {
+		static const char *const empty_argv[] = { "", NULL };
+
+		*argv = (const char **)empty_argv;
+	}
+	return 0;
+}
+
+/* What the new program must not inherit: handlers, TLS, the FPU, close-on-exec files. */
+static void flush_old_program(struct proc *p)
+{
+	unsigned long flags;
+
+	files_close_on_exec(&p->files);
+	signal_proc_exec(p);
+	p->clear_child_tid = 0;
+	p->did_exec = true;
+	flags = dz_irq_save();
+	memset(p->tls, 0, sizeof(p->tls));
+	gdt_set_tls(p->tls);
+	fpu_init_state(p->fpu);
+	fpu_restore(p->fpu);
+	dz_irq_restore(flags);
+}
+
+/* The system call returns into the new program: its entry, its stack, clean registers. */
+static void start_frame(struct irq_frame *f, const struct exec_start *start)
+{
+	*f = (struct irq_frame){
+		.gs = 0,
+		.fs = 0,
+		.es = USER_DS,
+		.ds = USER_DS,
+		.vector = f->vector,
+		.eip = start->eip,
+		.cs = USER_CS,
+		.eflags = X86_EFLAGS_IF | 2U, /* bit 1 always reads as 1 */
+		.user_esp = start->esp,
+		.user_ss = USER_DS,
+	};
+}
+
+/* execve(path, argv, envp): by hand rather than with SYSCALL_DEFINE3, it rewrites the caller's frame. */
+long sys_execve(const struct syscall_args *args)
+{
+	struct proc *p = proc_current();
+	struct exec_start start;
+	const char **argv, **envp;
+	long err;
+
+	exec_lock();
+	err = copy_exec_args(args->a[0], args->a[1], args->a[2], &argv, &envp);
+	if (!err)
+		err = exec_load_locked(p, args_in.path, argv, envp, &start, false);
+	exec_unlock();
+	if (err)
+		return err;
+	flush_old_program(p);
+	start_frame(args->frame, &start);
+	return 0; /* EAX of the new program: zero, as every other register */
 }

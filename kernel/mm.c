@@ -12,6 +12,7 @@
 #include <kernel/errno.h>
 #include <kernel/string.h>
 #include <asm/paging.h>
+#include <dynhz/port.h>
 #include <dynhz/printk.h>
 
 #define PTE_KEPT 0x200U /* software bit: the page is ours but hidden (PROT_NONE) */
@@ -77,6 +78,80 @@ void mm_destroy(struct mm *mm)
 	page_free(mm->pgdir);
 	mm->pgdir = 0;
 	mm->nvmas = 0;
+}
+
+/* Gives dst (a new space) its own copy of the page src maps at va with entry src_pte. */
+static int copy_page_at(struct mm *dst, u32 va, u32 src_pte)
+{
+	u32 *pte = paging_pte(dst->pgdir, va, true), pa;
+	unsigned long flags;
+
+	if (!pte)
+		return -ENOMEM;
+	pa = page_alloc(false);
+	if (!pa)
+		return -ENOMEM;
+	/* The two kmap slots are the CPU's, not this thread's: no switch while they are held. */
+	flags = dz_irq_save();
+	memcpy(kmap(pa, 0), kmap(src_pte & PTE_ADDR, 1), PAGE_SIZE);
+	kunmap(1);
+	kunmap(0);
+	dz_irq_restore(flags);
+	*pte = pa | (src_pte & ~PTE_ADDR);
+	dst->rss++;
+	return 0;
+}
+
+/* Copies the pages src has in [start, end), skipping the 4 MiB spans without a table. */
+static int copy_pages_in(struct mm *dst, const struct mm *src, u32 start, u32 end)
+{
+	for (u32 va = start; va < end && va >= start;) {
+		u32 *pte = paging_pte(src->pgdir, va, false);
+		int err;
+
+		if (!pte) {
+			va = (va & ~(PDE_SPAN - 1)) + PDE_SPAN;
+			continue;
+		}
+		if ((*pte & PTE_ADDR) && (err = copy_page_at(dst, va, *pte)))
+			return err;
+		va += PAGE_SIZE;
+	}
+	return 0;
+}
+
+/**
+ * mm_copy() - a copy of an address space, for fork
+ * @dst: the new space (its old content is overwritten, not freed)
+ * @src: the space to copy, active or not
+ *
+ * Every area, and a page of its own for every page src has (present, or
+ * kept hidden by PROT_NONE), with the same protection; pages src has not
+ * touched yet stay untouched in dst. Plain copying: no copy-on-write, so
+ * a fork costs a page copy for each page the parent has touched, and the
+ * two spaces never share a page afterwards.
+ *
+ * Return: 0, or -ENOMEM (dst is then destroyed).
+ */
+int mm_copy(struct mm *dst, const struct mm *src)
+{
+	int err = mm_create(dst);
+
+	if (err)
+		return err;
+	memcpy(dst->vmas, src->vmas, sizeof(dst->vmas));
+	dst->nvmas = src->nvmas;
+	dst->brk_start = src->brk_start;
+	dst->brk = src->brk;
+	dst->stack_top = src->stack_top;
+	for (u32 i = 0; i < src->nvmas; i++) {
+		err = copy_pages_in(dst, src, src->vmas[i].start, src->vmas[i].end);
+		if (err) {
+			mm_destroy(dst);
+			return err;
+		}
+	}
+	return 0;
 }
 
 void mm_activate(const struct mm *mm)

@@ -235,25 +235,34 @@ static struct user_timeval ns_to_timeval(u64 ns)
 				      (s32)(ns % NSEC_PER_SEC / NSEC_PER_USEC) };
 }
 
+long put_rusage(u32 uru, const struct rusage_ns *r)
+{
+	struct user_rusage ru = { 0 };
+
+	ru.ru_utime = ns_to_timeval(r->utime_ns);
+	ru.ru_stime = ns_to_timeval(r->stime_ns);
+	ru.ru_maxrss = (s32)r->maxrss_kb;
+	ru.ru_minflt = (s32)r->minflt;
+	return copy_to_user(uru, &ru, sizeof(ru)) ? -EFAULT : 0;
+}
+
 SYSCALL_DEFINE2(getrusage, int, who, u32, uru)
 {
 	struct proc *p = proc_current();
-	struct user_rusage ru = { 0 };
-	u64 ut, st;
+	struct rusage_ns r = { 0 };
 
 	if (who == RUSAGE_SELF || who == RUSAGE_THREAD) {
-		proc_cputime_ns(p, &ut, &st);
-		ru.ru_maxrss = (s32)(p->mm.rss * (PAGE_SIZE / 1024)); /* now, not the peak: close */
-		ru.ru_minflt = (s32)p->minflt;
+		proc_cputime_ns(p, &r.utime_ns, &r.stime_ns);
+		r.maxrss_kb = p->mm.rss * (PAGE_SIZE / 1024); /* now, not the peak: close */
+		r.minflt = p->minflt;
 	} else if (who == RUSAGE_CHILDREN) {
-		ut = p->cutime_ns;
-		st = p->cstime_ns;
+		/* The children waited for, and theirs: what wait4 added up. */
+		r.utime_ns = p->cutime_ns;
+		r.stime_ns = p->cstime_ns;
 	} else {
 		return -EINVAL;
 	}
-	ru.ru_utime = ns_to_timeval(ut);
-	ru.ru_stime = ns_to_timeval(st);
-	return copy_to_user(uru, &ru, sizeof(ru)) ? -EFAULT : 0;
+	return put_rusage(uru, &r);
 }
 
 struct user_sysinfo {

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Processes (kernel/include/kernel/proc.h): the table, their start as a
- * thread that drops to ring 3, their switch (address space, TLS, FPU),
- * their faults and their end.
+ * thread that drops to ring 3, their switch (address space, TLS, FPU)
+ * and their faults. Fork is kernel/fork.c, the end and wait kernel/exit.c.
  */
 #include <kernel/proc.h>
 #include <kernel/exec.h>
 #include <kernel/user.h>
-#include <kernel/wait.h>
 #include <kernel/kernel.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
@@ -23,7 +22,6 @@
 
 static struct proc procs[PROC_MAX];
 static int last_pid;
-static DECLARE_WAIT_QUEUE_HEAD(exit_wq);
 
 struct proc *proc_current(void)
 {
@@ -60,7 +58,17 @@ unsigned int proc_list(struct proc **out, unsigned int max)
 	return n;
 }
 
-static struct proc *proc_alloc(void)
+int proc_last_pid(void)
+{
+	return last_pid;
+}
+
+unsigned int proc_index(const struct proc *p)
+{
+	return (unsigned int)(p - procs);
+}
+
+struct proc *proc_alloc(void)
 {
 	unsigned long flags = dz_irq_save();
 	struct proc *p = NULL;
@@ -77,12 +85,16 @@ static struct proc *proc_alloc(void)
 	return p;
 }
 
-/* The process's first instructions: its thread enters ring 3 here. */
-static void proc_thread(void *arg)
+void proc_free(struct proc *p)
 {
-	struct proc *p = arg;
+	unsigned long flags = dz_irq_save();
 
-	local_irq_disable();
+	p->state = PROC_FREE;
+	dz_irq_restore(flags);
+}
+
+void proc_enter(struct proc *p)
+{
 	current->proc = p;
 	mm_activate(&p->mm);
 	gdt_set_tls(p->tls);
@@ -91,6 +103,15 @@ static void proc_thread(void *arg)
 	p->stamp_ns = tsc_now_ns();
 	tss_set_esp0((u32)(uintptr_t)(current->stack + THREAD_STACK_SIZE / 4));
 	thread_doing("running a user program");
+}
+
+/* The process's first instructions: its thread enters ring 3 here. */
+static void proc_thread(void *arg)
+{
+	struct proc *p = arg;
+
+	local_irq_disable();
+	proc_enter(p);
 	if (p->pid == 1)
 		dz_printk("exec: pid 1 (%s) entered at guest ns %llu\n", p->exe,
 			  (unsigned long long)tsc_now_ns());
@@ -107,10 +128,12 @@ int proc_spawn(const char *path, const char *const *argv, const char *const *env
 		return -EAGAIN;
 	}
 	memcpy(p->cwd, "/", 2);
+	p->kernel_reaps = true;
+	p->exit_signal = SIGCHLD;
 	p->start_ns = ktime_get_ns();
 	fpu_init_state(p->fpu);
 	signal_proc_init(p);
-	err = exec_load(p, path, argv, envp, &p->start);
+	err = exec_load(p, path, argv, envp, &p->start, true);
 	if (!err)
 		err = files_open_console(&p->files);
 	if (!err) {
@@ -121,40 +144,10 @@ int proc_spawn(const char *path, const char *const *argv, const char *const *env
 	if (err) {
 		files_close_all(&p->files);
 		mm_destroy(&p->mm);
-		p->state = PROC_FREE;
+		proc_free(p);
 		return err;
 	}
 	return p->pid;
-}
-
-int proc_wait(int pid)
-{
-	struct proc *p = proc_find(pid);
-	int status;
-
-	if (!p)
-		return -ECHILD;
-	wait_event(exit_wq, p->state == PROC_ZOMBIE);
-	status = p->exit_status;
-	p->state = PROC_FREE;
-	return status;
-}
-
-_Noreturn void proc_exit(int wait_status)
-{
-	struct proc *p = current->proc;
-
-	signal_proc_exit(p);
-	files_close_all(&p->files);
-	local_irq_disable();
-	user_acct_exit(p);
-	mm_destroy(&p->mm);
-	p->exit_status = wait_status;
-	p->state = PROC_ZOMBIE;
-	p->thread = NULL;
-	current->proc = NULL;
-	wake_up(&exit_wq);
-	thread_exit();
 }
 
 void proc_switch(struct thread *prev, struct thread *next)
@@ -291,16 +284,6 @@ static void user_return(struct irq_frame *f)
 {
 	if (proc_current())
 		signal_return_to_user(f);
-}
-
-SYSCALL_DEFINE1(exit, int, code)
-{
-	proc_exit(W_EXITCODE(code));
-}
-
-SYSCALL_DEFINE1(exit_group, int, code)
-{
-	proc_exit(W_EXITCODE(code));
 }
 
 void proc_init(void)

@@ -122,9 +122,8 @@ static unsigned int count_active(unsigned int *total, int *last_pid)
 			(*total)++;
 		if (proc_runnable(ps[i]))
 			active++;
-		if (ps[i]->pid > *last_pid)
-			*last_pid = ps[i]->pid;
 	}
+	*last_pid = proc_last_pid(); /* the most recent, alive or not, as Linux's */
 	return active;
 }
 
@@ -201,7 +200,6 @@ static int gen_stat(struct out *o)
 	struct proc *ps[PROC_MAX];
 	unsigned int n = proc_list(ps, PROC_MAX), running = 0, blocked = 0;
 	struct cpu_times ct;
-	int last = 0;
 
 	cpu_times_read(&ct);
 	for (unsigned int i = 0; i < n; i++) {
@@ -209,8 +207,6 @@ static int gen_stat(struct out *o)
 			running += ps[i]->thread->state == TASK_RUNNING;
 			blocked += ps[i]->thread->state == TASK_UNINTERRUPTIBLE;
 		}
-		if (ps[i]->pid > last)
-			last = ps[i]->pid;
 	}
 	cpu_line(o, "cpu ", &ct);
 	cpu_line(o, "cpu0", &ct);
@@ -220,7 +216,7 @@ static int gen_stat(struct out *o)
 	out_printf(o, "ctxt %llu\n", (unsigned long long)sched_context_switches());
 	out_printf(o, "btime %llu\n", (unsigned long long)boot_seconds());
 	/* Pids are handed out in order and never reused: the last one counts the forks. */
-	out_printf(o, "processes %d\n", last);
+	out_printf(o, "processes %d\n", proc_last_pid());
 	out_printf(o, "procs_running %u\nprocs_blocked %u\n", running, blocked);
 	out_printf(o, "softirq 0 0 0 0 0 0 0 0 0 0 0\n");
 	return 0;

@@ -177,15 +177,21 @@ static void send_origin(struct proc *p, int sig, const struct sig_origin *o)
 
 void signal_send(struct proc *p, int sig)
 {
-	const struct sig_origin o = { SI_KERNEL, 0, 0 };
+	const struct sig_origin o = { SI_KERNEL, 0, 0, 0, 0, 0 };
 
 	if (p && valid_sig(sig))
 		send_origin(p, sig, &o);
 }
 
+void signal_send_info(struct proc *p, int sig, const struct sig_origin *o)
+{
+	if (p && valid_sig(sig))
+		send_origin(p, sig, o);
+}
+
 void signal_force(struct proc *p, int sig, int code, u32 addr)
 {
-	const struct sig_origin o = { code, 0, addr };
+	const struct sig_origin o = { code, 0, addr, 0, 0, 0 };
 	unsigned long flags;
 
 	if (!p || !valid_sig(sig))
@@ -405,10 +411,16 @@ static bool setup_rt_frame(int sig, const struct k_sigaction *ka, u64 mask, stru
 	k->puc = frame + (u32) __builtin_offsetof(struct rt_sigframe, uc);
 	k->info.si_signo = sig;
 	k->info.si_code = o->code;
-	if (o->code == SI_USER || o->code == SI_TKILL)
+	if (o->code == SI_USER || o->code == SI_TKILL) {
 		k->info.u.kill.pid = o->pid; /* uid 0: every process is root's */
-	else
+	} else if (sig == SIGCHLD && o->code >= CLD_EXITED && o->code <= CLD_DUMPED) {
+		k->info.u.chld.pid = o->pid;
+		k->info.u.chld.status = o->status;
+		k->info.u.chld.utime = (s32)o->utime;
+		k->info.u.chld.stime = (s32)o->stime;
+	} else {
 		k->info.u.fault.addr = o->addr;
+	}
 	k->uc.uc_stack.ss_flags = SS_DISABLE;
 	fill_sigcontext(&k->uc.uc_mcontext, f, fp, mask, o->addr);
 	k->uc.uc_sigmask[0] = (u32)mask;
@@ -785,7 +797,7 @@ SYSCALL_DEFINE2(rt_sigsuspend, u32, umask, u32, sigsetsize)
 /* Permission is not checked: every process is root's. sig 0 only probes. */
 static void send_user(struct proc *to, int sig, s32 code)
 {
-	const struct sig_origin o = { code, proc_current()->pid, 0 };
+	const struct sig_origin o = { code, proc_current()->pid, 0, 0, 0, 0 };
 
 	if (sig)
 		send_origin(to, sig, &o);

@@ -12,6 +12,7 @@
 #include <kernel/string.h>
 #include <kernel/sched.h>
 #include <dynhz/jiffies.h>
+#include <dynhz/port.h>
 #include <dynhz/printk.h>
 
 SYSCALL_DEFINE0(getpid)
@@ -53,6 +54,70 @@ SYSCALL_DEFINE1(getpgid, int, pid)
 SYSCALL_DEFINE1(getsid, int, pid)
 {
 	return pid_field(pid, true);
+}
+
+/* Is there a process in group pgid of session sid (a group setpgid may join)? */
+static bool group_in_session(int pgid, int sid)
+{
+	struct proc *list[PROC_MAX];
+	unsigned int n = proc_list(list, PROC_MAX);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (list[i]->pgid == pgid && list[i]->sid == sid)
+			return true;
+	return false;
+}
+
+/* Interrupts off: setpgid's checks and move, as Linux's. */
+static long set_pgid(struct proc *me, int pid, int pgid)
+{
+	struct proc *p = pid ? proc_find(pid) : me;
+
+	/* The caller or one of its children, nobody else. */
+	if (!p || (p != me && p->ppid != me->pid))
+		return -ESRCH;
+	if (p != me && p->sid != me->sid)
+		return -EPERM;
+	if (p != me && p->did_exec)
+		return -EACCES; /* a child that has exec'd is on its own */
+	if (p->sid == p->pid)
+		return -EPERM; /* a session leader stays its group's leader */
+	if (!pgid)
+		pgid = p->pid;
+	if (pgid != p->pid && !group_in_session(pgid, me->sid))
+		return -EPERM;
+	p->pgid = pgid;
+	return 0;
+}
+
+SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
+{
+	unsigned long flags;
+	long err;
+
+	if (pid < 0 || pgid < 0)
+		return -EINVAL;
+	flags = dz_irq_save();
+	err = set_pgid(proc_current(), pid, pgid);
+	dz_irq_restore(flags);
+	return err;
+}
+
+/* A new session and group, led by the caller: not when a group already has its pid. */
+SYSCALL_DEFINE0(setsid)
+{
+	struct proc *me = proc_current(), *list[PROC_MAX];
+	unsigned long flags = dz_irq_save();
+	unsigned int n = proc_list(list, PROC_MAX);
+	long ret = me->pid;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (list[i]->pgid == me->pid)
+			ret = -EPERM;
+	if (ret > 0)
+		me->sid = me->pgid = me->pid;
+	dz_irq_restore(flags);
+	return ret;
 }
 
 /* Every id is root's. */

@@ -647,6 +647,42 @@ void files_close_all(struct files *fs)
 	fs->cloexec = 0;
 }
 
+/**
+ * files_close_on_exec() - closes the descriptors marked close-on-exec (execve)
+ * @fs: the table
+ */
+void files_close_on_exec(struct files *fs)
+{
+	for (int fd = 0; fd < NR_OPEN; fd++) {
+		struct file *f = fs->fd[fd];
+
+		if (!f || !(fs->cloexec >> fd & 1))
+			continue;
+		fs->fd[fd] = NULL;
+		file_put(f);
+	}
+	fs->cloexec = 0;
+}
+
+/**
+ * files_copy() - a forked child's descriptors
+ * @dst: the child's empty table
+ * @src: the parent's
+ *
+ * Each descriptor refers to the same open file as the parent's, as on
+ * Linux: one offset and one set of status flags for both, the file closed
+ * when the last of them closes it. The close-on-exec marks are copied.
+ */
+void files_copy(struct files *dst, const struct files *src)
+{
+	for (int fd = 0; fd < NR_OPEN; fd++) {
+		dst->fd[fd] = src->fd[fd];
+		if (dst->fd[fd])
+			file_get(dst->fd[fd]);
+	}
+	dst->cloexec = src->cloexec;
+}
+
 /* The length of a kernel string of at most max bytes, or max when it has no NUL. */
 static u32 bounded_len(const char *s, u32 max)
 {

@@ -52,6 +52,7 @@ isr_common:
 	push	%eax
 	call	x86_interrupt
 	add	$4, %esp
+isr_return:
 	popal
 	pop	%gs
 	pop	%fs
@@ -59,3 +60,15 @@ isr_common:
 	pop	%ds
 	add	$8, %esp		/* vector and error code */
 	iret
+
+/*
+ * void arch_enter_user_frame(struct irq_frame *f): returns to ring 3 through
+ * a frame made by hand (a forked child's copy of its parent's), as if an
+ * interrupt were ending. Interrupts off; the frame is the stack from here.
+ */
+	.globl arch_enter_user_frame
+	.type arch_enter_user_frame, @function
+arch_enter_user_frame:
+	mov	4(%esp), %esp
+	jmp	isr_return
+	.size arch_enter_user_frame, . - arch_enter_user_frame

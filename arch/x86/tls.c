@@ -10,6 +10,7 @@
 #include <kernel/uaccess.h>
 #include <kernel/errno.h>
 #include <asm/desc.h>
+#include <asm/tls.h>
 
 /* struct user_desc, as <asm/ldt.h> has it: three words and a word of bit fields. */
 struct user_desc {
@@ -75,15 +76,16 @@ static void desc_to_ud(u64 d, struct user_desc *u)
 		u->flags = UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT;
 }
 
-SYSCALL_DEFINE1(set_thread_area, u32, uinfo)
+long tls_set(struct proc *p, u32 uinfo, bool can_allocate)
 {
-	struct proc *p = proc_current();
 	struct user_desc u;
 	u32 slot;
 
 	if (copy_from_user(&u, uinfo, sizeof(u)))
 		return -EFAULT;
 	if (u.entry_number == 0xffffffffU) {
+		if (!can_allocate)
+			return -EINVAL;
 		for (slot = 0; slot < PROC_TLS_ENTRIES && p->tls[slot]; slot++)
 			;
 		if (slot == PROC_TLS_ENTRIES)
@@ -100,8 +102,17 @@ SYSCALL_DEFINE1(set_thread_area, u32, uinfo)
 	if (!ud_empty(&u) && ((u.flags >> UD_CONTENTS_SHIFT) & 3) >= 2)
 		return -EINVAL;
 	p->tls[slot] = ud_empty(&u) ? 0 : ud_to_desc(&u);
-	gdt_set_tls(p->tls);
 	return 0;
+}
+
+SYSCALL_DEFINE1(set_thread_area, u32, uinfo)
+{
+	struct proc *p = proc_current();
+	long err = tls_set(p, uinfo, true);
+
+	if (!err)
+		gdt_set_tls(p->tls);
+	return err;
 }
 
 SYSCALL_DEFINE1(get_thread_area, u32, uinfo)

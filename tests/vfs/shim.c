@@ -86,6 +86,17 @@ struct proc *proc_find(int pid)
 	return NULL;
 }
 
+/* The highest pid in the table: what the kernel's counter would say of it. */
+int proc_last_pid(void)
+{
+	int last = 0;
+
+	for (int i = 0; i < SHIM_PROCS; i++)
+		if (shim_procs[i].state != PROC_FREE && shim_procs[i].pid > last)
+			last = shim_procs[i].pid;
+	return last;
+}
+
 unsigned int proc_list(struct proc **out, unsigned int max)
 {
 	unsigned int n = 0;

@@ -6,14 +6,17 @@
 #include <kernel/proc.h>
 
 /*
- * Loads the static ELF program at path (found from cwd) into a new address
- * space in p->mm, with argv and envp on its stack, and sets p->exe,
- * p->comm and p->cmdline. Works from any thread: the new pages are
- * written through kmap. Returns 0, or a negated errno with one line
- * ("exec: PATH: why") printed.
+ * Loads the static ELF program at path (found from p->cwd) into a new
+ * address space, with argv and envp on its stack, and only once it is
+ * whole makes it p's: p's old space is released (proc_release_mm: freed,
+ * or handed back to a vfork parent) and p->exe, p->comm and p->cmdline
+ * name the new program; *start says where it begins. Works from any
+ * thread: the new pages are written through kmap. Returns 0, or a negated
+ * errno (-ENOENT, -EACCES, -ENOEXEC, -E2BIG, -ENOMEM...) with p untouched
+ * and, when report is set, one line ("exec: PATH: why") printed.
  */
 int exec_load(struct proc *p, const char *path, const char *const *argv, const char *const *envp,
-	      struct exec_start *start);
+	      struct exec_start *start, bool report);
 
 /* Bytes that differ from boot to boot and call to call (AT_RANDOM, getrandom); not for keys. */
 void exec_random_bytes(u8 *buf, u32 len);

@@ -76,6 +76,8 @@ struct mm {
 int mm_create(struct mm *mm);
 /* Frees every user page and table, and the directory. */
 void mm_destroy(struct mm *mm);
+/* A copy of src with pages of its own (fork; no copy-on-write); -ENOMEM. */
+int mm_copy(struct mm *dst, const struct mm *src);
 /* Loads mm's directory into CR3 (the scheduler, on a switch). */
 void mm_activate(const struct mm *mm);
 /* The kernel's own directory, for kernel threads. */

@@ -2,9 +2,15 @@
 /*
  * Processes: a program in its own address space, run by one kernel thread
  * that drops to ring 3 (kernel/proc.c); loaded from the root file system by
- * kernel/exec.c. Its CPU time is accounted in nanoseconds on the TSC at
+ * kernel/exec.c, copied by fork (kernel/fork.c), ended and reaped by
+ * kernel/exit.c. Its CPU time is accounted in nanoseconds on the TSC at
  * every change of mode (kernel/user.c) and reaches user space only in
  * USER_HZ ticks.
+ *
+ * Every process but those the kernel starts (proc_spawn: init, the shell's
+ * run) has a parent that reaps it with wait4; an orphan's parent becomes
+ * pid 1. The process table and the parent links change with interrupts
+ * off (one CPU).
  */
 #ifndef KERNEL_PROC_H
 #define KERNEL_PROC_H
@@ -45,6 +51,17 @@ struct proc {
 	struct proc_timers timers;
 	u64 tls[PROC_TLS_ENTRIES]; /* descriptors set_thread_area made */
 	u32 clear_child_tid;
+	int exit_signal;   /* sent to the parent at the end: SIGCHLD, or clone's low byte */
+	bool kernel_reaps; /* started by the kernel (proc_spawn): proc_wait() reaps it */
+	bool did_exec;	   /* has called execve since its fork (setpgid's EACCES) */
+	/*
+	 * vfork (CLONE_VFORK): the parent sleeps until the child execs or
+	 * ends. With CLONE_VM the child runs in the parent's address space
+	 * meanwhile: its mm is the parent's, handed back (mm_borrowed).
+	 */
+	bool vfork_waiting;	   /* the parent, until its child releases it */
+	struct proc *vfork_parent; /* the child, until it execs or ends */
+	bool mm_borrowed;	   /* the child's mm is vfork_parent's */
 	/* CPU time, ns on the TSC (kernel/user.c) */
 	u64 utime_ns, stime_ns;
 	u64 cutime_ns, cstime_ns; /* of waited-for children */
@@ -60,8 +77,27 @@ struct proc {
 /* The process the current thread runs, or NULL for a kernel thread. */
 struct proc *proc_current(void);
 struct proc *proc_find(int pid);
+/* The pid most recently handed out (forks and spawns since boot). */
+int proc_last_pid(void);
 /* Live and zombie processes, by pid; returns how many. */
 unsigned int proc_list(struct proc **out, unsigned int max);
+
+/*
+ * A free slot, zeroed, RUNNING, with a new pid (its pgid and sid too);
+ * NULL when the table is full. Give it back with proc_free() if it
+ * never runs.
+ */
+struct proc *proc_alloc(void);
+void proc_free(struct proc *p);
+/* The slot number of p, 0 to PROC_MAX - 1. */
+unsigned int proc_index(const struct proc *p);
+
+/*
+ * The thread's switch into p before its first return to ring 3 (start or
+ * fork): p becomes current's, its space, TLS, FPU and kernel stack are
+ * loaded, its CPU time starts. Interrupts off.
+ */
+void proc_enter(struct proc *p);
 
 /*
  * Starts the program at path with argv and envp (NULL-terminated) as a
@@ -69,14 +105,25 @@ unsigned int proc_list(struct proc **out, unsigned int max);
  * one line saying why.
  */
 int proc_spawn(const char *path, const char *const *argv, const char *const *envp);
-/* Waits for pid to end, reaps it, returns its wait status (or -ECHILD). */
+/* Waits for pid (one proc_spawn() started) to end, reaps it, returns its wait status (or -ECHILD). */
 int proc_wait(int pid);
 
 /* One line: "who: exited with status N" or "who: killed by signal N (SIGNAME)". */
 void proc_report_status(const char *who, int status);
 
-/* Ends the current process with a wait status (exit or signal); never returns. */
+/*
+ * Ends the current process with a wait status (exit or signal): its files
+ * and memory go, its children pass to init, its parent gets exit_signal
+ * and may reap it (kernel/exit.c). Never returns.
+ */
 _Noreturn void proc_exit(int wait_status);
+
+/*
+ * The current process stops using its address space (exec, exit): a vfork
+ * child hands it back to its parent and wakes it, any other frees it
+ * (kernel/fork.c).
+ */
+void proc_release_mm(struct proc *p);
 
 /* Wait statuses, as <sys/wait.h> decodes them. */
 #define W_EXITCODE(code) (((code)&0xff) << 8)

@@ -59,6 +59,12 @@ struct siginfo_i386 {
 		struct {
 			u32 addr;
 		} fault;
+		struct {
+			s32 pid;
+			u32 uid;
+			s32 status; /* the exit code, or the signal that ended it */
+			s32 utime, stime;
+		} chld;
 		u8 pad[128 - 12];
 	} u;
 };
@@ -66,6 +72,11 @@ struct siginfo_i386 {
 #define SI_USER	  0
 #define SI_KERNEL 0x80
 #define SI_TKILL  (-6)
+
+/* SIGCHLD's si_code: how the child ended. */
+#define CLD_EXITED 1
+#define CLD_KILLED 2
+#define CLD_DUMPED 3
 
 struct stack_i386 {
 	u32 ss_sp;

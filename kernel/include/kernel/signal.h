@@ -71,9 +71,12 @@ struct k_sigaction {
 
 /* Who sent a pending signal, for its siginfo (one per signal: they do not queue). */
 struct sig_origin {
-	s32 code; /* SI_USER, SI_TKILL, SI_KERNEL, or a fault's code */
-	s32 pid;  /* the sender (SI_USER, SI_TKILL) */
+	s32 code; /* SI_USER, SI_TKILL, SI_KERNEL, a fault's code, or CLD_* */
+	s32 pid;  /* the sender (SI_USER, SI_TKILL), or the child that ended (CLD_*) */
 	u32 addr; /* the faulting address (SIGSEGV, SIGBUS...) */
+	/* a child's end (SIGCHLD, CLD_*): its exit code or signal, its CPU time in USER_HZ */
+	s32 status;
+	u32 utime, stime;
 };
 
 struct sigstate {
@@ -109,6 +112,8 @@ void itimer_proc_exit(struct proc *p);
 
 /* Makes sig pending for p and wakes it if it sleeps interruptibly. Any context. */
 void signal_send(struct proc *p, int sig);
+/* The same, with what the handler's siginfo says (a child's end: SIGCHLD with CLD_*). */
+void signal_send_info(struct proc *p, int sig, const struct sig_origin *o);
 /*
  * A synchronous signal (a fault): delivered even when blocked or ignored,
  * as Linux's force_sig: either is undone first (the action back to the

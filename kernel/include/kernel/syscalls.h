@@ -5,11 +5,14 @@
  * Included with SYSCALL defined (kernel/syscall.h, kernel/syscall.c);
  * every number not here answers -ENOSYS.
  */
-SYSCALL(1, exit)		     /* proc.c */
+SYSCALL(1, exit)		     /* exit.c */
+SYSCALL(2, fork)		     /* fork.c */
 SYSCALL(3, read)		     /* file.c */
 SYSCALL(4, write)		     /* file.c */
 SYSCALL(5, open)		     /* file.c */
 SYSCALL(6, close)		     /* file.c */
+SYSCALL(7, waitpid)		     /* exit.c */
+SYSCALL(11, execve)		     /* exec.c */
 SYSCALL(12, chdir)		     /* file.c */
 SYSCALL(13, time)		     /* posix-timers.c */
 SYSCALL(19, lseek)		     /* file.c */
@@ -26,9 +29,11 @@ SYSCALL(47, getgid)		     /* sys.c */
 SYSCALL(49, geteuid)		     /* sys.c */
 SYSCALL(50, getegid)		     /* sys.c */
 SYSCALL(54, ioctl)		     /* file.c */
+SYSCALL(57, setpgid)		     /* sys.c */
 SYSCALL(63, dup2)		     /* file.c */
 SYSCALL(64, getppid)		     /* sys.c */
 SYSCALL(65, getpgrp)		     /* sys.c */
+SYSCALL(66, setsid)		     /* sys.c */
 SYSCALL(76, getrlimit)		     /* sys.c */
 SYSCALL(77, getrusage)		     /* posix-timers.c */
 SYSCALL(78, gettimeofday)	     /* posix-timers.c */
@@ -36,8 +41,10 @@ SYSCALL(85, readlink)		     /* file.c */
 SYSCALL(91, munmap)		     /* mmap.c */
 SYSCALL(104, setitimer)		     /* itimer.c */
 SYSCALL(105, getitimer)		     /* itimer.c */
+SYSCALL(114, wait4)		     /* exit.c */
 SYSCALL(116, sysinfo)		     /* posix-timers.c */
 SYSCALL(119, sigreturn)		     /* signal.c */
+SYSCALL(120, clone)		     /* fork.c */
 SYSCALL(122, uname)		     /* sys.c */
 SYSCALL(125, mprotect)		     /* mmap.c */
 SYSCALL(132, getpgid)		     /* sys.c */
@@ -54,6 +61,7 @@ SYSCALL(175, rt_sigprocmask)	     /* signal.c */
 SYSCALL(176, rt_sigpending)	     /* signal.c */
 SYSCALL(179, rt_sigsuspend)	     /* signal.c */
 SYSCALL(183, getcwd)		     /* file.c */
+SYSCALL(190, vfork)		     /* fork.c */
 SYSCALL(191, ugetrlimit)	     /* sys.c */
 SYSCALL(192, mmap2)		     /* mmap.c */
 SYSCALL(195, stat64)		     /* file.c */
@@ -70,7 +78,7 @@ SYSCALL(224, gettid)		     /* sys.c */
 SYSCALL(238, tkill)		     /* signal.c */
 SYSCALL(243, set_thread_area)	     /* arch/x86/tls.c */
 SYSCALL(244, get_thread_area)	     /* arch/x86/tls.c */
-SYSCALL(252, exit_group)	     /* proc.c */
+SYSCALL(252, exit_group)	     /* exit.c */
 SYSCALL(258, set_tid_address)	     /* sys.c */
 SYSCALL(265, clock_gettime)	     /* posix-timers.c */
 SYSCALL(266, clock_getres)	     /* posix-timers.c */

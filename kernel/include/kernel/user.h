@@ -41,6 +41,14 @@ struct cpu_times {
 };
 void cpu_times_read(struct cpu_times *ct);
 
+/* What getrusage and wait4 report of a process, before the ABI's rounding. */
+struct rusage_ns {
+	u64 utime_ns, stime_ns;
+	u32 maxrss_kb, minflt;
+};
+/* Writes it as Linux i386's struct rusage (72 bytes) at uru: 0 or -EFAULT (kernel/posix-timers.c). */
+long put_rusage(u32 uru, const struct rusage_ns *r);
+
 /* Nanoseconds to USER_HZ ticks, rounded down (statistics). */
 dz_uclock_t nsecs_to_clock_t(u64 ns);
 

@@ -33,6 +33,10 @@ bool vfs_have_root(void);
 int files_open_console(struct files *fs);
 /* Closes every descriptor (exit). */
 void files_close_all(struct files *fs);
+/* Closes those marked close-on-exec (execve). */
+void files_close_on_exec(struct files *fs);
+/* dst (empty) gets src's descriptors, sharing their open files (fork). */
+void files_copy(struct files *dst, const struct files *src);
 
 /*
  * Finds the program path (relative to cwd) to execute, following links:

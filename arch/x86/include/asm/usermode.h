@@ -14,4 +14,13 @@
  */
 _Noreturn void arch_enter_user(u32 eip, u32 esp);
 
+struct irq_frame;
+/*
+ * Returns to ring 3 through f, a whole frame from ring 3 (a forked child's
+ * copy of its parent's system-call frame), as an interrupt's end does:
+ * every register, segment and flag from f. Interrupts off; f should be at
+ * the top of the thread's stack (the TSS's esp0), which it becomes.
+ */
+_Noreturn void arch_enter_user_frame(struct irq_frame *f);
+
 #endif
