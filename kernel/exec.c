@@ -138,12 +138,17 @@ static void keep_cmdline(struct proc *p, const char *const *argv)
 	p->cmdline_len = n;
 }
 
-static void keep_names(struct proc *p, const char *abspath, const char *const *argv)
+/*
+ * comm is the last part of the path as the caller gave it, as Linux's
+ * (a link's name: /bin/cat gives "cat"); exe is the file, links resolved.
+ */
+static void keep_names(struct proc *p, const char *path, const char *abspath,
+		       const char *const *argv)
 {
-	const char *base = strrchr(abspath, '/');
+	const char *base = strrchr(path, '/');
 	size_t len;
 
-	base = base ? base + 1 : abspath;
+	base = base ? base + 1 : path;
 	len = strlen(base);
 	if (len >= PROC_COMM_LEN)
 		len = PROC_COMM_LEN - 1;
@@ -257,7 +262,7 @@ static int exec_load_locked(struct proc *p, const char *path, const char *const 
 		mm_activate(&new_mm);
 	proc_release_mm(p);
 	p->mm = new_mm;
-	keep_names(p, abspath, argv);
+	keep_names(p, path, abspath, argv);
 	return 0;
 }
 
