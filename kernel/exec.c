@@ -3,9 +3,11 @@
  * exec: a static i386 ELF program from the root file system into a fresh
  * address space (kernel/exec.h), for the kernel's first programs and for
  * execve. kernel/elf.c says what goes where; this file makes the areas,
- * copies the file's bytes into their pages, and writes the startup stack,
- * all in a new space: the caller's old one is given up only once the new
- * one is whole, so a failed execve returns to an untouched program.
+ * each backed by its part of the file (a page is read from the image when
+ * first touched, so a program pays only for the pages it uses), and
+ * writes the startup stack, all in a new space: the caller's old one is
+ * given up only once the new one is whole, so a failed execve returns to
+ * an untouched program.
  *
  * One exec at a time (exec_lock): the plan, the startup stack and
  * execve's copy of its arguments are big, and live in static buffers
@@ -112,12 +114,12 @@ static int load_segments(struct mm *mm, const struct elf_plan *plan, const u8 *i
 		const struct elf_map *m = &plan->maps[i];
 		u32 prot = (m->prot & PF_R ? VM_READ : 0) | (m->prot & PF_W ? VM_WRITE : 0) |
 			   (m->prot & PF_X ? VM_EXEC : 0);
-		int err = mm_add_vma(mm, m->va, m->pages * PAGE_SIZE, prot);
+		/* Read from the image on first touch: a program pays for the pages it uses. */
+		int err = mm_add_file_vma(mm, m->va, m->pages * PAGE_SIZE, prot,
+					  (const u8 *)img + m->file_off, m->file_bytes);
 
 		if (err)
 			return err;
-		if (m->file_bytes && mm_write(mm, m->va, img + m->file_off, m->file_bytes))
-			return -ENOMEM;
 	}
 	return 0;
 }

@@ -195,6 +195,11 @@ bool mm_range_free(const struct mm *mm, u32 start, u32 len)
 
 int mm_add_vma(struct mm *mm, u32 start, u32 len, u32 prot)
 {
+	return mm_add_file_vma(mm, start, len, prot, NULL, 0);
+}
+
+int mm_add_file_vma(struct mm *mm, u32 start, u32 len, u32 prot, const void *src, u32 src_bytes)
+{
 	u32 end, i;
 
 	len = PAGE_ALIGN(len);
@@ -207,9 +212,24 @@ int mm_add_vma(struct mm *mm, u32 start, u32 len, u32 prot)
 		return -ENOMEM;
 	for (i = mm->nvmas; i > 0 && mm->vmas[i - 1].start > start; i--)
 		mm->vmas[i] = mm->vmas[i - 1];
-	mm->vmas[i] = (struct vma){ start, end, prot };
+	mm->vmas[i] = (struct vma){ start, end, prot, src_bytes ? src : NULL, src ? src_bytes : 0 };
 	mm->nvmas++;
 	return 0;
+}
+
+/* v[0] and v[1] were one area, cut after cut bytes: each keeps its part of the image. */
+static void split_src(struct vma *v, u32 cut)
+{
+	if (!v[0].src)
+		return;
+	if (v[0].src_bytes <= cut) {
+		v[1].src = NULL;
+		v[1].src_bytes = 0;
+		return;
+	}
+	v[1].src = v[0].src + cut;
+	v[1].src_bytes = v[0].src_bytes - cut;
+	v[0].src_bytes = cut;
 }
 
 /* Makes addr a boundary between areas, splitting the one holding it. */
@@ -226,6 +246,7 @@ static int split_at(struct mm *mm, u32 addr)
 		mm->nvmas++;
 		v[0].end = addr;
 		v[1].start = addr;
+		split_src(v, addr - v[0].start);
 		return 0;
 	}
 	return 0;
@@ -328,6 +349,21 @@ u32 mm_find_gap(const struct mm *mm, u32 len)
 	return top - USER_START >= len ? top - len : 0;
 }
 
+/* A new page (zeroed) at va of area v: its bytes of the program's image, if it has any. */
+static void fill_from_image(const struct vma *v, u32 va, u32 pa)
+{
+	u32 off = va - v->start, n;
+	unsigned long flags;
+
+	if (!v->src || off >= v->src_bytes)
+		return;
+	n = v->src_bytes - off < PAGE_SIZE ? v->src_bytes - off : PAGE_SIZE;
+	flags = dz_irq_save();
+	memcpy(kmap(pa, 3), v->src + off, n);
+	kunmap(3);
+	dz_irq_restore(flags);
+}
+
 int mm_fault_in(struct mm *mm, u32 addr, bool write)
 {
 	const struct vma *v = mm_find_vma(mm, addr);
@@ -345,6 +381,7 @@ int mm_fault_in(struct mm *mm, u32 addr, bool write)
 		pa = page_alloc(false);
 		if (!pa)
 			return -ENOMEM;
+		fill_from_image(v, addr & PAGE_MASK, pa);
 		*pte = pa | flags;
 		mm->rss++;
 	}

@@ -88,8 +88,8 @@ static void test_fork_returns(void)
 
 	if (pid == 0)
 		_exit(getppid() == me && getpid() != me ? 0 : 1);
-	check("fork-returns", pid > 0 && pid != me && reap(pid) == 0,
-	      "pid %d (parent %d)", (int)pid, (int)me);
+	check("fork-returns", pid > 0 && pid != me && reap(pid) == 0, "pid %d (parent %d)",
+	      (int)pid, (int)me);
 }
 
 static int global = 1;
@@ -590,7 +590,8 @@ static void test_child_times(void)
 	times(&t1);
 	got = t1.tms_cutime - t0.tms_cutime;
 	reported = WEXITSTATUS(st);
-	check("child-cutime-40", hz == 100 && got >= 40, "tms_cutime grew by %ld (hz %ld)", got, hz);
+	check("child-cutime-40", hz == 100 && got >= 40, "tms_cutime grew by %ld (hz %ld)", got,
+	      hz);
 	check("child-cutime-as-reported", got >= reported - 1 && got <= reported + 1,
 	      "cutime grew by %ld, the child counted %ld", got, reported);
 	check("wait4-rusage", ru.ru_utime.tv_sec * 100 + ru.ru_utime.tv_usec / 10000 >= reported,

@@ -47,7 +47,12 @@ struct page_stats {
 };
 void page_stats_read(struct page_stats *st);
 
-/* The kernel's view of a page: direct below KERNEL_MAP_TOP, else a kmap slot (0 or 1). */
+/*
+ * The kernel's view of a page: direct below KERNEL_MAP_TOP, else a kmap
+ * slot, held with interrupts off (the slots are the CPU's): 0 and 1 for
+ * copies (fork, exec's stack), 2 page_alloc's clearing, 3 the fill of a
+ * page from a program's image.
+ */
 void *kmap(u32 pa, unsigned int slot);
 void kunmap(unsigned int slot);
 
@@ -58,9 +63,17 @@ void kunmap(unsigned int slot);
 #define VM_GROWSDOWN 8U /* the stack */
 #define MM_MAX_VMAS  64
 
+/*
+ * An area. A program's segment is backed by its image: the first
+ * src_bytes bytes of the area come from src (in the initramfs, which
+ * stays in memory), page by page on first touch; the rest, and every
+ * byte of an area without src (anonymous), reads as zero at first.
+ */
 struct vma {
 	u32 start, end; /* page-aligned, end exclusive */
 	u32 prot;	/* VM_* */
+	const u8 *src;
+	u32 src_bytes;
 };
 
 struct mm {
@@ -85,6 +98,8 @@ void mm_activate_kernel(void);
 
 /* Adds [start, start+len) as an area (pages are filled on first touch); -ENOMEM, -EINVAL. */
 int mm_add_vma(struct mm *mm, u32 start, u32 len, u32 prot);
+/* The same, its first src_bytes bytes read from src as each page is first touched. */
+int mm_add_file_vma(struct mm *mm, u32 start, u32 len, u32 prot, const void *src, u32 src_bytes);
 /* Removes [start, start+len) from every area, freeing its pages. */
 int mm_remove_range(struct mm *mm, u32 start, u32 len);
 /* Changes the protection of [start, start+len); -ENOMEM where nothing is mapped. */
