@@ -235,6 +235,21 @@ long console_read(struct file *f, u32 ubuf, u32 len)
 	return read_raw(f, ubuf, len);
 }
 
+/**
+ * console_poll_in() - whether a read would find input now (poll)
+ * @w: when not NULL, queued to be woken when a byte arrives
+ *
+ * A line being gathered counts: in canonical mode a read then waits for
+ * its end, where Linux's poll would wait for it instead.
+ */
+bool console_poll_in(struct wait_queue_entry *w)
+{
+	console_init();
+	if (w)
+		prepare_to_wait(&rx_wq, w, TASK_INTERRUPTIBLE);
+	return line_ready || rx_head != rx_tail;
+}
+
 /* --- writing --- */
 
 long console_write(struct file *f, u32 ubuf, u32 len)

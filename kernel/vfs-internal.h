@@ -183,5 +183,8 @@ int procfs_generate(const struct vnode *v, char *buf);
 long console_read(struct file *f, u32 ubuf, u32 len);
 long console_write(struct file *f, u32 ubuf, u32 len);
 long console_ioctl(struct file *f, u32 cmd, u32 arg);
+struct wait_queue_entry;
+/* Input ready for a reader now; w (if not NULL) is queued to be woken by the next byte. */
+bool console_poll_in(struct wait_queue_entry *w);
 
 #endif

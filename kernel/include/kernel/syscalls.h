@@ -55,6 +55,7 @@ SYSCALL(146, writev)		     /* file.c */
 SYSCALL(147, getsid)		     /* sys.c */
 SYSCALL(158, sched_yield)	     /* sys.c */
 SYSCALL(162, nanosleep)		     /* posix-timers.c */
+SYSCALL(168, poll)		     /* poll.c */
 SYSCALL(173, rt_sigreturn)	     /* signal.c */
 SYSCALL(174, rt_sigaction)	     /* signal.c */
 SYSCALL(175, rt_sigprocmask)	     /* signal.c */
