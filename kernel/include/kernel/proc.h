@@ -20,7 +20,7 @@
 #include <kernel/vfs.h>
 #include <kernel/signal.h>
 
-#define PROC_MAX	 32
+#define PROC_MAX	 64
 #define PROC_COMM_LEN	 16  /* as Linux's TASK_COMM_LEN, the NUL included */
 #define PROC_CMDLINE_MAX 512 /* kept of argv, for /proc/<pid>/cmdline */
 #define PROC_TLS_ENTRIES 3   /* GDT entries 6, 7 and 8, as on Linux */

@@ -32,7 +32,7 @@ struct proc;
 #define TASK_UNINTERRUPTIBLE 2
 #define TASK_DEAD	     4
 
-#define MAX_THREADS	     16
+#define MAX_THREADS	     32
 #define THREAD_STACK_SIZE    16384
 #define MAX_SCHEDULE_TIMEOUT LONG_MAX
 
