@@ -354,6 +354,45 @@ SYSCALL_DEFINE1(close, int, fd)
 	return 0;
 }
 
+/* --- pipes --- */
+
+/* pipe2's flags: O_CLOEXEC and O_NONBLOCK; packet mode (O_DIRECT) is not had here. */
+SYSCALL_DEFINE2(pipe2, u32, ufds, u32, flags)
+{
+	struct files *fs = cur_files();
+	struct file *r, *w;
+	int fds[2], err;
+
+	if (flags & ~(u32)(O_CLOEXEC | O_NONBLOCK))
+		return -EINVAL;
+	err = pipe_open(&r, &w, flags);
+	if (err)
+		return err;
+	fds[0] = fd_install(r, 0, flags & O_CLOEXEC);
+	if (fds[0] < 0) {
+		file_put(w);
+		return fds[0];
+	}
+	fds[1] = fd_install(w, 0, flags & O_CLOEXEC);
+	if (fds[1] >= 0 && !copy_to_user(ufds, fds, sizeof(fds)))
+		return 0;
+	/* As Linux: nothing is left open when the descriptors cannot be given. */
+	fs->fd[fds[0]] = NULL;
+	file_put(r);
+	if (fds[1] < 0)
+		return fds[1];
+	fs->fd[fds[1]] = NULL;
+	file_put(w);
+	return -EFAULT;
+}
+
+SYSCALL_DEFINE1(pipe, u32, ufds)
+{
+	struct syscall_args a = { { ufds, 0, 0, 0, 0, 0 }, NULL };
+
+	return sys_pipe2(&a);
+}
+
 /* --- read and write --- */
 
 /* Copies n bytes to user space a page at a time: what got there, or -EFAULT if nothing. */
@@ -409,6 +448,8 @@ static long file_read(struct file *f, u32 ubuf, u32 len)
 		return read_mem(f, f->snap, f->snap_len, ubuf, len);
 	case VN_RAMFS:
 		return read_mem(f, f->vn.rn->data, f->vn.rn->size, ubuf, len);
+	case VN_PIPE:
+		return pipe_read(f, ubuf, len);
 	default:
 		return -EINVAL;
 	}
@@ -425,6 +466,8 @@ static long file_write(struct file *f, u32 ubuf, u32 len)
 	/* As Linux: a /proc file without a write handler, -EIO (proc_reg) or -EINVAL (per pid). */
 	if (f->vn.kind == VN_PROC)
 		return f->vn.pid ? -EINVAL : -EIO;
+	if (f->vn.kind == VN_PIPE)
+		return pipe_write(f, ubuf, len);
 	if (f->vn.kind != VN_CONSOLE)
 		return -EBADF; /* nothing else can be open for writing */
 	return console_write(f, ubuf, len);
@@ -520,7 +563,7 @@ static s64 file_seek(struct file *f, s64 off, u32 whence)
 {
 	s64 size = seek_size(f), pos;
 
-	if (f->vn.kind == VN_CONSOLE)
+	if (f->vn.kind == VN_CONSOLE || f->vn.kind == VN_PIPE)
 		return -ESPIPE;
 	switch (whence) {
 	case SEEK_SET:

@@ -5,9 +5,9 @@
  *
  * The root's files, /proc's and directories never block, as on Linux: a
  * read or write is always ready (writes then fail, the root being
- * read-only, but do not block). Only the console waits, for input; its
- * output is always ready. A negative descriptor is skipped, a closed one
- * answers POLLNVAL.
+ * read-only, but do not block). The console waits for input, its output
+ * is always ready; a pipe's ends wait for data and room (kernel/pipe.c).
+ * A negative descriptor is skipped, a closed one answers POLLNVAL.
  */
 #include "vfs-internal.h"
 #include <kernel/proc.h>
@@ -49,6 +49,8 @@ static u16 fd_ready(const struct pollfd_abi *pfd, struct wait_queue_entry *w)
 	f = pfd->fd < NR_OPEN ? p->files.fd[pfd->fd] : NULL;
 	if (!f)
 		return POLLNVAL;
+	if (f->vn.kind == VN_PIPE)
+		return pipe_poll(f, w) & (pfd->events | POLLERR | POLLHUP);
 	if (f->vn.kind != VN_CONSOLE || console_poll_in(w))
 		mask |= POLLIN | POLLRDNORM;
 	return mask & (pfd->events | POLLERR | POLLHUP);

@@ -58,19 +58,23 @@ struct proc;
 #define AT_STATX_SYNC_TYPE  0x6000
 
 /* Device numbers the objects report (Linux's encoding is in vfs.c). */
-#define DEV_RAMFS   1u /* anonymous 0:1, as the rootfs */
-#define DEV_PROC    4u /* anonymous 0:4 */
-#define DEV_DEVTMP  5u /* anonymous 0:5, where the console node lives */
-#define CONSOLE_MAJ 5u /* /dev/console is 5:1 */
+#define DEV_RAMFS   1u	/* anonymous 0:1, as the rootfs */
+#define DEV_PROC    4u	/* anonymous 0:4 */
+#define DEV_DEVTMP  5u	/* anonymous 0:5, where the console node lives */
+#define DEV_PIPEFS  12u /* anonymous 0:12, pipes' */
+#define CONSOLE_MAJ 5u	/* /dev/console is 5:1 */
 #define CONSOLE_MIN 1u
 
-enum vnode_kind { VN_NONE, VN_RAMFS, VN_PROC, VN_CONSOLE };
+enum vnode_kind { VN_NONE, VN_RAMFS, VN_PROC, VN_CONSOLE, VN_PIPE };
+
+struct pipe; /* kernel/pipe.c */
 
 struct vnode {
 	u8 kind;		     /* enum vnode_kind */
 	u8 pent;		     /* procfs: which entry (procfs.c) */
 	int pid;		     /* procfs: the process of /proc/<pid>/..., 0 above them */
 	const struct ramfs_node *rn; /* ramfs */
+	struct pipe *pipe;	     /* a pipe's ends */
 };
 
 /* What stat tells of a vnode, before it is put in one of the ABI's layouts. */
@@ -186,5 +190,18 @@ long console_ioctl(struct file *f, u32 cmd, u32 arg);
 struct wait_queue_entry;
 /* Input ready for a reader now; w (if not NULL) is queued to be woken by the next byte. */
 bool console_poll_in(struct wait_queue_entry *w);
+
+/* --- pipe.c --- */
+
+/* A new pipe: its read and write ends' open files; -ENFILE. */
+int pipe_open(struct file **r, struct file **w, u32 flags);
+/* The last reference to an end's open file (of access mode mode) is gone. */
+void pipe_release_end(const struct vnode *v, u32 mode);
+long pipe_read(struct file *f, u32 ubuf, u32 len);
+long pipe_write(struct file *f, u32 ubuf, u32 len);
+/* poll's bits for an end; w (if not NULL) is queued to be woken when the pipe changes. */
+u32 pipe_poll(struct file *f, struct wait_queue_entry *w);
+/* The pipe's inode number (stat). */
+u32 pipe_ino(const struct vnode *v);
 
 #endif

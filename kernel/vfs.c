@@ -143,6 +143,12 @@ void vfs_stat(const struct vnode *v, struct kstat *st)
 	} else if (v->kind == VN_PROC) {
 		procfs_stat(v, st);
 		st->dev = encode_dev(0, DEV_PROC);
+	} else if (v->kind == VN_PIPE) {
+		*st = (struct kstat){ .dev = encode_dev(0, DEV_PIPEFS),
+				      .ino = pipe_ino(v),
+				      .mode = S_IFIFO | 0600,
+				      .nlink = 1,
+				      .blksize = 4096 };
 	} else {
 		*st = (struct kstat){ .dev = encode_dev(0, DEV_DEVTMP),
 				      .rdev = encode_dev(CONSOLE_MAJ, CONSOLE_MIN),
@@ -371,6 +377,11 @@ int vfs_path(const struct vnode *v, char *buf, u32 size)
 		return -ENAMETOOLONG;
 	if (v->kind == VN_PROC)
 		return procfs_path(v, buf, size);
+	if (v->kind == VN_PIPE) {
+		int n = dz_snprintf(buf, size, "pipe:[%u]", (unsigned int)pipe_ino(v));
+
+		return n < (int)size ? n : -ENAMETOOLONG;
+	}
 	if (v->kind == VN_CONSOLE) {
 		if (size < sizeof("/dev/console"))
 			return -ENAMETOOLONG;
@@ -593,12 +604,18 @@ void file_put(struct file *f)
 {
 	unsigned long flags = dz_irq_save();
 	char *snap = NULL;
+	struct vnode pipe = { .kind = VN_NONE };
+	u32 mode = f->flags & O_ACCMODE;
 
 	if (--f->refs == 0) {
 		snap = f->snap;
 		f->snap = NULL;
+		if (f->vn.kind == VN_PIPE)
+			pipe = f->vn; /* f is free from here: another may take it */
 	}
 	dz_irq_restore(flags);
+	if (pipe.kind == VN_PIPE)
+		pipe_release_end(&pipe, mode);
 	if (snap)
 		slot_give(&snap_used, (int)((snap - snap_bufs[0]) / PROCFS_BUF_SIZE));
 }

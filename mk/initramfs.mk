@@ -6,7 +6,8 @@
 #   make initramfs   build/x86/initramfs.cpio
 INITRAMFS	:= build/x86/initramfs.cpio
 INITRAMFS_ROOT	:= build/x86/initramfs-root
-BB_APPLETS	:= sh uptime date sleep cat ps top free ls echo true false
+BB_APPLETS	:= sh uptime date sleep cat ps top free ls echo true false head tail grep wc sed \
+		   awk sort kill
 
 .PHONY: initramfs
 initramfs: $(INITRAMFS)

@@ -20,6 +20,8 @@
 #   top        top -bn1 lists the shell and itself (its parent 1)
 #   date       date +%s is the RTC's boot time plus the uptime, +-2 s, and
 #              date's text says the same second
+#   pipe       seq 1 20000 | tail -1 (106 KiB through a pipe) says 20000,
+#              $(...) gives a child's output, ps | grep finds the shell
 #
 # Each boot must also end with exit status 33. One result per case and boot.
 #
@@ -44,7 +46,10 @@ script+=' read s1 < /proc/stat; read u1 x < /proc/uptime; sleep 2;'
 # shellcheck disable=SC2016
 script+=' read s2 < /proc/stat; read u2 x < /proc/uptime; echo @cpu $s1 / $u1 / $s2 / $u2;'
 script+=' echo @ps; /bin/busybox ps; echo @top; top -bn1;'
-script+=' echo @date; cat /proc/uptime; date; date +%s; cat /proc/uptime; echo @end'
+script+=' echo @date; cat /proc/uptime; date; date +%s; cat /proc/uptime;'
+# shellcheck disable=SC2016
+script+=' echo @pipe; /bin/busybox seq 1 20000 | tail -1; echo sub $(echo stituted);'
+script+=' ps | grep -c sh.-c; echo @end'
 
 cases=("hz24 variable 24" "hz100 variable 100" "hz1000 variable 1000" "hz10000 variable 10000"
 	"constant constant 250" "debug debug 250")
@@ -152,6 +157,14 @@ check_date() { # log
 		echo "date says '${d[1]}' ($text), date +%s $epoch"
 }
 
+check_pipe() { # log
+	section "$1" pipe | awk '
+		NR == 1 && $0 != "20000" { print "seq | tail -1 gave: " $0 }
+		NR == 2 && $0 != "sub stituted" { print "$(echo stituted) gave: " $0 }
+		NR == 3 && $0 < 1 { print "ps | grep -c found no shell: " $0 }
+		END { if (NR < 3) print "only " NR " lines" }'
+}
+
 for c in "${cases[@]}"; do
 	read -r name build hz <<<"$c"
 	[[ $name =~ $filter ]] || continue
@@ -160,7 +173,7 @@ for c in "${cases[@]}"; do
 	boot=()
 	[ "$rc" -eq 33 ] || boot+=("exit status $rc, not 33")
 	grep -q '^@end' "$out/$name.log" || boot+=("the script did not finish")
-	for chk in uptime starttime cpu ps top date; do
+	for chk in uptime starttime cpu ps top date pipe; do
 		mapfile -t problems < <(check_$chk "$out/$name.log" "$hz")
 		report "busybox: $chk [$name]" "${boot[@]}" "${problems[@]}"
 		[ "$chk" = cpu ] && sed "s/^/  [$name] cpu fields /" "$out/$name.cpu"

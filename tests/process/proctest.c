@@ -2,8 +2,8 @@
 /*
  * Processes as an unmodified static glibc program sees them on the
  * reference kernel (tests/process/check.sh boots it as init, pid 1): fork,
- * vfork, clone's flags, execve, wait4/waitpid, SIGCHLD, orphans, the
- * children's CPU time, and no page lost to 200 forks. One line
+ * vfork, clone's flags, execve, wait4/waitpid, SIGCHLD, orphans, pipes,
+ * the children's CPU time, and no page lost to 200 forks. One line
  * "proctest: <name> ok" or "proctest: <name> FAIL ..." per check, then
  * "proctest: N failed"; exit status 0 when none failed. Every expectation
  * is a fact from outside the kernel's accounting: an exit code the child
@@ -27,7 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/times.h>
@@ -589,6 +591,111 @@ static void test_fork_limit(void)
 	check("fork-after-eagain", n > 0 && reap(n) == (5 << 8), "fork returned %d", n);
 }
 
+/* ---- pipes ---- */
+
+static long mem_free_kb(void);
+
+static void test_pipes(void)
+{
+	struct sigaction sa = { 0 };
+	struct pollfd pfd;
+	struct stat st;
+	char buf[64];
+	int fds[2], r, sum = 0, dummy;
+	pid_t pid;
+	long before, after;
+
+	r = pipe(fds);
+	check("pipe-fifo",
+	      r == 0 && fstat(fds[0], &st) == 0 && S_ISFIFO(st.st_mode) &&
+		      lseek(fds[0], 0, SEEK_CUR) == -1 && errno == ESPIPE,
+	      "pipe %d mode %#o", r, st.st_mode);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		_exit(write(fds[1], "hello", 5) == 5 ? 0 : 1);
+	}
+	close(fds[1]);
+	r = read(fds[0], buf, sizeof(buf));
+	check("pipe-read", r == 5 && !memcmp(buf, "hello", 5), "read %d", r);
+	r = read(fds[0], buf, sizeof(buf));
+	check("pipe-eof", r == 0 && reap(pid) == 0, "read %d after the writer ended", r);
+	close(fds[0]);
+
+	/* 64 KiB through a 4 KiB ring: the writer waits for the reader. */
+	pipe(fds);
+	pid = fork();
+	if (pid == 0) {
+		static unsigned char big[65536];
+		int got = 0, n;
+
+		close(fds[1]);
+		while ((n = read(fds[0], big + got, sizeof(big) - got)) > 0)
+			got += n;
+		for (int i = 0; i < got; i++)
+			sum += big[i] != (unsigned char)(i * 7);
+		_exit(got == sizeof(big) && !sum ? 0 : 1);
+	}
+	close(fds[0]);
+	{
+		static unsigned char big[65536];
+
+		for (int i = 0; i < (int)sizeof(big); i++)
+			big[i] = (unsigned char)(i * 7);
+		r = write(fds[1], big, sizeof(big));
+	}
+	close(fds[1]);
+	check("pipe-64k", r == 65536 && reap(pid) == 0, "write %d", r);
+
+	/* No reader: EPIPE, and SIGPIPE (ignored here). */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	pipe(fds);
+	close(fds[0]);
+	r = write(fds[1], "x", 1);
+	check("pipe-epipe", r == -1 && errno == EPIPE, "write %d errno %d", r, errno);
+	close(fds[1]);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGPIPE, &sa, NULL);
+
+	pipe2(fds, O_NONBLOCK | O_CLOEXEC);
+	r = read(fds[0], buf, 1);
+	check("pipe-eagain", r == -1 && errno == EAGAIN && fcntl(fds[0], F_GETFD) == FD_CLOEXEC,
+	      "read %d errno %d", r, errno);
+	pfd = (struct pollfd){ fds[0], POLLIN, 0 };
+	r = poll(&pfd, 1, 0);
+	check("pipe-poll-empty", r == 0, "poll %d revents %#x", r, pfd.revents);
+	write(fds[1], "y", 1);
+	r = poll(&pfd, 1, 1000);
+	check("pipe-poll-data", r == 1 && (pfd.revents & POLLIN), "poll %d revents %#x", r,
+	      pfd.revents);
+	read(fds[0], buf, 1);
+	close(fds[1]);
+	r = poll(&pfd, 1, 1000);
+	check("pipe-poll-hup", r == 1 && (pfd.revents & POLLHUP), "poll %d revents %#x", r,
+	      pfd.revents);
+	close(fds[0]);
+	check("pipe2-einval", pipe2(fds, O_APPEND) == -1 && errno == EINVAL, "errno %d", errno);
+	r = syscall(SYS_pipe2, 1, 0);
+	dummy = open("/bin/proctest", O_RDONLY);
+	check("pipe2-efault", r == -1 && errno == EFAULT && dummy == 3,
+	      "pipe2 %d, then open gave descriptor %d", r, dummy);
+	close(dummy);
+
+	/* Pipes give their pages back (the first reading of /proc/meminfo has grown the heap). */
+	mem_free_kb();
+	before = mem_free_kb();
+	for (int i = 0; i < 100; i++) {
+		pipe(fds);
+		write(fds[1], "z", 1);
+		close(fds[0]);
+		close(fds[1]);
+	}
+	after = mem_free_kb();
+	check("pipe-100-no-leak", before > 0 && after == before, "MemFree %ld kB, then %ld kB",
+	      before, after);
+}
+
 /* ---- CPU time of children ---- */
 
 static void test_child_times(void)
@@ -790,6 +897,7 @@ int main(int argc, char **argv)
 	test_sigchld();
 	test_orphan();
 	test_fork_limit();
+	test_pipes();
 	test_child_times();
 	test_no_leak();
 	printf("proctest: %d failed\n", failed);

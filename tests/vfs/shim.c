@@ -156,3 +156,33 @@ long console_ioctl(struct file *f, u32 cmd, u32 arg)
 	(void)f, (void)arg;
 	return cmd == 0x5401 ? 0 : -ENOTTY;
 }
+
+/* No pipes on the host: pipe2 answers as a system out of them. */
+int pipe_open(struct file **r, struct file **w, u32 flags)
+{
+	(void)r, (void)w, (void)flags;
+	return -ENFILE;
+}
+
+void pipe_release_end(const struct vnode *v, u32 mode)
+{
+	(void)v, (void)mode;
+}
+
+long pipe_read(struct file *f, u32 ubuf, u32 len)
+{
+	(void)f, (void)ubuf, (void)len;
+	return -EINVAL;
+}
+
+long pipe_write(struct file *f, u32 ubuf, u32 len)
+{
+	(void)f, (void)ubuf, (void)len;
+	return -EINVAL;
+}
+
+u32 pipe_ino(const struct vnode *v)
+{
+	(void)v;
+	return 0;
+}

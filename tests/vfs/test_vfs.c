@@ -627,9 +627,13 @@ static void check_proc(void)
 	p->stime_ns = 259999999;
 	p->cutime_ns = 20000000;
 	p->start_ns = 420000000;
-	p->mm.vmas[0] = (struct vma){ 0x08048000, 0x08050000, VM_READ | VM_EXEC };
-	p->mm.vmas[1] = (struct vma){ 0x08050000, 0x08052000, VM_READ | VM_WRITE };
-	p->mm.vmas[2] = (struct vma){ 0xbfffe000, 0xc0000000, VM_READ | VM_WRITE | VM_GROWSDOWN };
+	p->mm.vmas[0] =
+		(struct vma){ .start = 0x08048000, .end = 0x08050000, .prot = VM_READ | VM_EXEC };
+	p->mm.vmas[1] =
+		(struct vma){ .start = 0x08050000, .end = 0x08052000, .prot = VM_READ | VM_WRITE };
+	p->mm.vmas[2] = (struct vma){ .start = 0xbfffe000,
+				      .end = 0xc0000000,
+				      .prot = VM_READ | VM_WRITE | VM_GROWSDOWN };
 	p->mm.nvmas = 3;
 	p->mm.rss = 7;
 	memcpy(p->cmdline, "busybox\0cat\0/proc/1/stat\0", 26);

@@ -23,6 +23,7 @@ SYSCALL(29, pause)		     /* signal.c */
 SYSCALL(33, access)		     /* file.c */
 SYSCALL(37, kill)		     /* signal.c */
 SYSCALL(41, dup)		     /* file.c */
+SYSCALL(42, pipe)		     /* file.c */
 SYSCALL(43, times)		     /* posix-timers.c */
 SYSCALL(45, brk)		     /* mmap.c */
 SYSCALL(47, getgid)		     /* sys.c */
@@ -90,6 +91,7 @@ SYSCALL(300, fstatat64)		     /* file.c */
 SYSCALL(305, readlinkat)	     /* file.c */
 SYSCALL(307, faccessat)		     /* file.c */
 SYSCALL(311, set_robust_list)	     /* sys.c */
+SYSCALL(331, pipe2)		     /* file.c */
 SYSCALL(340, prlimit64)		     /* sys.c */
 SYSCALL(355, getrandom)		     /* sys.c */
 SYSCALL(383, statx)		     /* file.c */
