@@ -191,6 +191,8 @@ static void fork_child_thread(void *arg)
 		copy_to_user(cs->set_tid, &pid, sizeof(pid));
 		local_irq_disable();
 	}
+	/* A signal sent since the fork is delivered now, as on any return to ring 3. */
+	signal_return_to_user(&cs->frame);
 	arch_enter_user_frame(&cs->frame);
 }
 

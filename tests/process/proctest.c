@@ -416,6 +416,14 @@ static void test_wait_status(void)
 	}
 	st = reap(pid);
 	check("wait-killed-sigsegv", WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "status %#x", st);
+	/* Killed before it ever ran: a child that only spins in ring 3 still gets it. */
+	pid = fork();
+	if (pid == 0)
+		for (;;)
+			;
+	kill(pid, SIGTERM);
+	st = reap(pid);
+	check("wait-killed-at-once", WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "status %#x", st);
 }
 
 static void test_wnohang_echild(void)
