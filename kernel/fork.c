@@ -4,8 +4,8 @@
  * copy of the caller and returns 0 from the same system call.
  *
  * The child gets its own copy of the caller's address space (mm_copy:
- * every page the parent has touched is copied at once, no copy-on-write),
- * the same open files (shared descriptions, one offset, as Linux), the
+ * copy-on-write, each page the parent has touched is shared until one of
+ * the two writes to it), the same open files (shared descriptions, one offset, as Linux), the
  * signal actions and mask (nothing pending, no interval timer), the TLS
  * descriptors, the FPU state, the working directory and the break. Its
  * thread returns to ring 3 through a copy of the parent's system-call

@@ -16,6 +16,7 @@
 #include <dynhz/printk.h>
 
 #define PTE_KEPT 0x200U /* software bit: the page is ours but hidden (PROT_NONE) */
+#define PTE_COW	 0x400U /* software bit: shared since a fork, copied on the first write */
 #define PDE_SPAN 0x400000U
 
 static bool mm_is_active(const struct mm *mm)
@@ -28,6 +29,16 @@ static u32 pte_flags(u32 prot)
 	if (!(prot & (VM_READ | VM_WRITE | VM_EXEC)))
 		return PTE_KEPT;
 	return PTE_P | PTE_U | ((prot & VM_WRITE) ? PTE_W : 0);
+}
+
+/* An entry's page with the flags for prot; a page shared copy-on-write stays unwritable. */
+static u32 pte_remake(u32 pte, u32 prot)
+{
+	u32 flags = pte_flags(prot);
+
+	if (pte & PTE_COW)
+		flags = (flags & ~PTE_W) | PTE_COW;
+	return (pte & PTE_ADDR) | flags;
 }
 
 int mm_create(struct mm *mm)
@@ -50,7 +61,7 @@ static void free_pages_in(struct mm *mm, u32 start, u32 end)
 			continue;
 		}
 		if (*pte & PTE_ADDR) {
-			page_free(*pte & PTE_ADDR);
+			page_put(*pte & PTE_ADDR);
 			mm->rss--;
 		}
 		*pte = 0;
@@ -102,8 +113,27 @@ static int copy_page_at(struct mm *dst, u32 va, u32 src_pte)
 	return 0;
 }
 
-/* Copies the pages src has in [start, end), skipping the 4 MiB spans without a table. */
-static int copy_pages_in(struct mm *dst, const struct mm *src, u32 start, u32 end)
+/*
+ * dst maps the page src maps at va (entry *src_pte) too, both unwritable
+ * until one of them writes (mm_fault_in copies it then); a page that
+ * cannot be shared is copied now.
+ */
+static int share_page_at(struct mm *dst, u32 va, u32 *src_pte)
+{
+	u32 *pte = paging_pte(dst->pgdir, va, true);
+
+	if (!pte)
+		return -ENOMEM;
+	if (!page_share(*src_pte & PTE_ADDR))
+		return copy_page_at(dst, va, *src_pte);
+	*src_pte = (*src_pte & ~PTE_W) | PTE_COW;
+	*pte = *src_pte;
+	dst->rss++;
+	return 0;
+}
+
+/* Shares the pages src has in [start, end), skipping the 4 MiB spans without a table. */
+static int share_pages_in(struct mm *dst, struct mm *src, u32 start, u32 end)
 {
 	for (u32 va = start; va < end && va >= start;) {
 		u32 *pte = paging_pte(src->pgdir, va, false);
@@ -113,7 +143,7 @@ static int copy_pages_in(struct mm *dst, const struct mm *src, u32 start, u32 en
 			va = (va & ~(PDE_SPAN - 1)) + PDE_SPAN;
 			continue;
 		}
-		if ((*pte & PTE_ADDR) && (err = copy_page_at(dst, va, *pte)))
+		if ((*pte & PTE_ADDR) && (err = share_page_at(dst, va, pte)))
 			return err;
 		va += PAGE_SIZE;
 	}
@@ -125,15 +155,16 @@ static int copy_pages_in(struct mm *dst, const struct mm *src, u32 start, u32 en
  * @dst: the new space (its old content is overwritten, not freed)
  * @src: the space to copy, active or not
  *
- * Every area, and a page of its own for every page src has (present, or
- * kept hidden by PROT_NONE), with the same protection; pages src has not
- * touched yet stay untouched in dst. Plain copying: no copy-on-write, so
- * a fork costs a page copy for each page the parent has touched, and the
- * two spaces never share a page afterwards.
+ * Every area, and every page src has (present, or kept hidden by
+ * PROT_NONE), copy-on-write: both spaces map the same page, unwritable,
+ * and the first to write to it gets a copy of its own (mm_fault_in); the
+ * last owner left writes to it in place. Pages src has not touched yet
+ * stay untouched in dst. A fork costs an entry for each page the parent
+ * has touched, and a page copy for each page either then writes.
  *
  * Return: 0, or -ENOMEM (dst is then destroyed).
  */
-int mm_copy(struct mm *dst, const struct mm *src)
+int mm_copy(struct mm *dst, struct mm *src)
 {
 	int err = mm_create(dst);
 
@@ -144,14 +175,14 @@ int mm_copy(struct mm *dst, const struct mm *src)
 	dst->brk_start = src->brk_start;
 	dst->brk = src->brk;
 	dst->stack_top = src->stack_top;
-	for (u32 i = 0; i < src->nvmas; i++) {
-		err = copy_pages_in(dst, src, src->vmas[i].start, src->vmas[i].end);
-		if (err) {
-			mm_destroy(dst);
-			return err;
-		}
-	}
-	return 0;
+	for (u32 i = 0; i < src->nvmas && !err; i++)
+		err = share_pages_in(dst, src, src->vmas[i].start, src->vmas[i].end);
+	/* src's entries lost their write bit: its TLB must not keep it. */
+	if (mm_is_active(src))
+		load_cr3(src->pgdir);
+	if (err)
+		mm_destroy(dst);
+	return err;
 }
 
 void mm_activate(const struct mm *mm)
@@ -301,7 +332,7 @@ static void reprotect_pages(struct mm *mm, u32 start, u32 end, u32 prot)
 
 		if (!pte || !(*pte & PTE_ADDR))
 			continue;
-		*pte = (*pte & PTE_ADDR) | pte_flags(prot);
+		*pte = pte_remake(*pte, prot);
 		if (active)
 			invlpg(va);
 	}
@@ -364,6 +395,32 @@ static void fill_from_image(const struct vma *v, u32 va, u32 pa)
 	dz_irq_restore(flags);
 }
 
+/*
+ * A write to a page shared copy-on-write: a copy of its own, or the page
+ * itself when no other owner is left. False when no page is left.
+ * Interrupts off throughout, so that an owner leaving meanwhile cannot be
+ * missed (the count is checked and dropped at one instant).
+ */
+static bool break_cow(u32 *pte)
+{
+	unsigned long flags = dz_irq_save();
+	u32 old = *pte & PTE_ADDR, pa = old;
+
+	if (page_is_shared(old)) {
+		pa = page_alloc(false);
+		if (pa) {
+			memcpy(kmap(pa, 0), kmap(old, 1), PAGE_SIZE);
+			kunmap(1);
+			kunmap(0);
+			page_put(old);
+		}
+	}
+	if (pa)
+		*pte = pa | (*pte & ~PTE_ADDR & ~PTE_COW);
+	dz_irq_restore(flags);
+	return pa != 0;
+}
+
 int mm_fault_in(struct mm *mm, u32 addr, bool write)
 {
 	const struct vma *v = mm_find_vma(mm, addr);
@@ -376,7 +433,9 @@ int mm_fault_in(struct mm *mm, u32 addr, bool write)
 		return -ENOMEM;
 	flags = pte_flags(v->prot);
 	if (*pte & PTE_ADDR) {
-		*pte = (*pte & PTE_ADDR) | flags;
+		if (write && (*pte & PTE_COW) && !break_cow(pte))
+			return -ENOMEM;
+		*pte = pte_remake(*pte, v->prot);
 	} else {
 		pa = page_alloc(false);
 		if (!pa)

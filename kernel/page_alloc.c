@@ -136,6 +136,77 @@ void page_free(u32 pa)
 	dz_irq_restore(flags);
 }
 
+/*
+ * Pages more than one address space maps (fork's copy-on-write): for each
+ * page up to top_page, how many owners it has beyond the first. A table of
+ * contiguous low pages, made once by page_refs_init(); a page that is not
+ * in it, or whose count is full, is simply not shared.
+ */
+static u8 *extra_refs;
+
+/* Interrupts off: n free low pages in a row, taken; the first one's pfn, or 0. */
+static u32 take_contig(u32 n)
+{
+	u32 low_top = top_page < LOW_PAGES ? top_page : LOW_PAGES, run = 0;
+
+	for (u32 p = FIRST_PAGE; p < low_top; p++) {
+		run = page_used(p) ? 0 : run + 1;
+		if (run < n)
+			continue;
+		for (u32 q = p + 1 - n; q <= p; q++)
+			set_used(q, true);
+		free_pages -= n;
+		reserved_pages += n;
+		return p + 1 - n;
+	}
+	return 0;
+}
+
+void page_refs_init(void)
+{
+	unsigned long flags = dz_irq_save();
+	u32 n = (top_page + PAGE_SIZE - 1) / PAGE_SIZE;
+	u32 pfn = extra_refs ? 0 : take_contig(n);
+
+	dz_irq_restore(flags);
+	if (!pfn)
+		return;
+	extra_refs = (u8 *)(uintptr_t)(pfn * PAGE_SIZE);
+	memset(extra_refs, 0, n * PAGE_SIZE);
+}
+
+bool page_share(u32 pa)
+{
+	unsigned long flags = dz_irq_save();
+	u32 pfn = pa / PAGE_SIZE;
+	bool ok = extra_refs && pfn < top_page && extra_refs[pfn] < 0xff;
+
+	if (ok)
+		extra_refs[pfn]++;
+	dz_irq_restore(flags);
+	return ok;
+}
+
+bool page_is_shared(u32 pa)
+{
+	u32 pfn = pa / PAGE_SIZE;
+
+	return extra_refs && pfn < top_page && extra_refs[pfn];
+}
+
+void page_put(u32 pa)
+{
+	unsigned long flags = dz_irq_save();
+	u32 pfn = pa / PAGE_SIZE;
+	bool last = !(extra_refs && pfn < top_page && extra_refs[pfn]);
+
+	if (!last)
+		extra_refs[pfn]--;
+	dz_irq_restore(flags);
+	if (last)
+		page_free(pa);
+}
+
 void page_stats_read(struct page_stats *st)
 {
 	unsigned long flags = dz_irq_save();

@@ -240,7 +240,8 @@ static bool user_fault(struct irq_frame *f, const char *name)
 		u32 addr = read_cr2();
 		int err = -EFAULT;
 
-		if (addr >= USER_START && addr < USER_TOP && !(f->error & 1))
+		/* Not there yet, or a write to a page shared copy-on-write since a fork. */
+		if (addr >= USER_START && addr < USER_TOP && (!(f->error & 1) || (f->error & 2)))
 			err = mm_fault_in(&p->mm, addr, f->error & 2);
 		if (!err) {
 			p->minflt++;
@@ -288,6 +289,7 @@ static void user_return(struct irq_frame *f)
 
 void proc_init(void)
 {
+	page_refs_init(); /* fork's copy-on-write */
 	fpu_init();
 	idt_allow_user(SYSCALL_VECTOR);
 	irq_set_syscall_handler(syscall_handle);

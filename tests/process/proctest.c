@@ -127,6 +127,45 @@ static void test_memory_private(void)
 	free(heap);
 }
 
+/* Pages shared copy-on-write: the kernel's writes, mprotect, madvise and three owners. */
+static void test_cow(void)
+{
+	char *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pid_t a, b, c;
+	int sa, sb, sc;
+
+	memset(m, 'p', 8192);
+	a = fork();
+	if (a == 0) {
+		int fd = open("/bin/notelf", O_RDONLY), ok;
+
+		/* read() writes into the shared page from the kernel */
+		ok = read(fd, m, 3) == 3 && !memcmp(m, "not", 3) && m[3] == 'p';
+		mprotect(m + 4096, 4096, PROT_READ);
+		mprotect(m + 4096, 4096, PROT_READ | PROT_WRITE);
+		m[4096] = 'a';
+		_exit(ok && m[4096] == 'a' ? 0 : 1);
+	}
+	b = fork();
+	if (b == 0) {
+		sleep_ms(50);
+		_exit(m[0] == 'p' && m[4096] == 'p' ? 0 : 1);
+	}
+	c = fork();
+	if (c == 0) {
+		madvise(m, 4096, MADV_DONTNEED); /* the child's copy goes: zeros */
+		_exit(m[0] == 0 && m[4096] == 'p' ? 0 : 1);
+	}
+	sa = reap(a);
+	sb = reap(b);
+	sc = reap(c);
+	check("cow-private", sa == 0 && sb == 0 && sc == 0 && m[0] == 'p' && m[4096] == 'p',
+	      "children %#x %#x %#x, parent sees '%c' '%c'", sa, sb, sc, m[0], m[4096]);
+	m[0] = 'q'; /* the last owner writes in place */
+	check("cow-last-owner", m[0] == 'q', "wrote 'q', reads '%c'", m[0]);
+	munmap(m, 8192);
+}
+
 static void test_shared_offset(void)
 {
 	char buf[100];
@@ -892,6 +931,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	test_fork_returns();
 	test_memory_private();
+	test_cow();
 	test_shared_offset();
 	test_inherited();
 	test_vfork();

@@ -40,6 +40,17 @@ void page_reserve(u32 start, u32 end);
 /* A zeroed page: low (inside the kernel's map) or any. 0 when none is left. */
 u32 page_alloc(bool low);
 void page_free(u32 pa);
+/*
+ * Sharing a page between address spaces (fork's copy-on-write). After
+ * page_refs_init() (once, before the first process), page_share() adds an
+ * owner (false: it cannot be shared, copy it instead), page_put() drops
+ * one and frees the page with the last, page_is_shared() says whether
+ * another owner has it. A page never shared is put as it is freed.
+ */
+void page_refs_init(void);
+bool page_share(u32 pa);
+bool page_is_shared(u32 pa);
+void page_put(u32 pa);
 struct page_stats {
 	u32 total;  /* pages the loader reported as usable RAM */
 	u32 free;   /* of them, free now */
@@ -89,8 +100,8 @@ struct mm {
 int mm_create(struct mm *mm);
 /* Frees every user page and table, and the directory. */
 void mm_destroy(struct mm *mm);
-/* A copy of src with pages of its own (fork; no copy-on-write); -ENOMEM. */
-int mm_copy(struct mm *dst, const struct mm *src);
+/* A copy of src (fork): its pages shared copy-on-write; -ENOMEM. */
+int mm_copy(struct mm *dst, struct mm *src);
 /* Loads mm's directory into CR3 (the scheduler, on a switch). */
 void mm_activate(const struct mm *mm);
 /* The kernel's own directory, for kernel threads. */
