@@ -176,6 +176,9 @@ for c in "${cases[@]}"; do
 	for chk in uptime starttime cpu ps top date pipe; do
 		mapfile -t problems < <(check_$chk "$out/$name.log" "$hz")
 		report "busybox: $chk [$name]" "${boot[@]}" "${problems[@]}"
-		[ "$chk" = cpu ] && sed "s/^/  [$name] cpu fields /" "$out/$name.cpu"
+		if [ "$chk" = cpu ]; then
+			sed "s/^/  [$name] cpu fields /" "$out/$name.cpu"
+		fi
 	done
 done
+exit 0

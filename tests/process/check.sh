@@ -68,3 +68,4 @@ for c in "${cases[@]}"; do
 	report "process: proctest [$name]" "${problems[@]}"
 	grep -m1 '^proctest: rate:' "$out/$name.log" | sed "s/^proctest: /  [$name] /"
 done
+exit 0
