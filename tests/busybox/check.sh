@@ -181,4 +181,3 @@ for c in "${cases[@]}"; do
 		fi
 	done
 done
-exit 0
