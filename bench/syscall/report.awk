@@ -3,7 +3,11 @@
 # rounds, host_rounds, wall_calls, boots, and the notes musl_note,
 # host_i386_note, perf_note (empty when there is nothing to say).
 
-FNR == 1 { file++; next }
+FNR == 1 {
+	file++
+	if (file < 3)
+		next
+}
 
 # syscall.csv: where,libc,arch,hz,clock,case,nr,min,median,mean,unit
 file == 1 && $1 == "dynhz" {
@@ -21,6 +25,22 @@ file == 1 && $1 == "dynhz" {
 file == 1 && $1 == "dynhz-qemu-wall" { wall[$2, $6] = $9 }
 file == 1 && $1 == "host" && $11 == "ns" { host_ns[$3, $6] = $9; host_nr[$3, $6] = $7; has_host[$3] = 1 }
 file == 1 && $1 == "host" && $11 == "insns" { host_insns[$3, $6] = $9 }
+
+# trace.log: "trace: nr=20 insns=1376 fn=count ...", most first
+file == 3 && /^trace: / {
+	nf = split($0, f, " ")
+	t = ++ntrace
+	tnr[t] = substr(f[2], 4); tins[t] = substr(f[3], 7)
+	tline[t] = ""; shown = 0
+	for (i = 4; i <= nf && i < 12; i++) {
+		split(f[i], kvp, "=")
+		tline[t] = tline[t] (i > 4 ? ", " : "") kvp[1] "\001" kvp[2]
+		shown += kvp[2]
+	}
+	if (nf >= 12)
+		tline[t] = tline[t] sprintf(", %d\001other\001functions\001%d", nf - 11,
+			tins[t] - shown)
+}
 
 # syscall-boot.csv: mode,config,run,entry_ns,tsc_cal_us,lapic_cal_us,init_start_ns,exec_ns,
 # wall_first_line_ms,wall_exec_ms
@@ -56,6 +76,23 @@ function host_case(c) {
 	sub(/-int80$/, "-syscall", c)
 	sub(/^clock_gettime64-/, "clock_gettime-", c)
 	return "x86_64" SUBSEP c
+}
+
+# Prints s in lines of at most w characters, the continuations indented;
+# \001 is a space that does not break.
+function wrap(s, w,    words, i, line, n) {
+	n = split(s, words, " ")
+	line = words[1]
+	for (i = 2; i <= n; i++) {
+		if (length(line) + 1 + length(words[i]) > w) {
+			gsub(/\001/, " ", line)
+			print line
+			line = "    " words[i]
+		} else
+			line = line " " words[i]
+	}
+	gsub(/\001/, " ", line)
+	print line
 }
 
 function label(c) {
@@ -125,6 +162,17 @@ END {
 			if (h in host_insns)
 				printf "host instructions per call (perf stat): %s %s\n", label(p[2]), host_insns[h]
 		}
+
+	print ""
+	if (ntrace) {
+		printf "Where the kernel's instructions go (gdb single-steps the 10th call of the glibc\n"
+		printf "program, from int $0x80 to iret; inlined functions by name):\n"
+		for (t = 1; t <= ntrace; t++) {
+			name = tnr[t] == 20 ? "getpid" : (tnr[t] == 403 ? "clock_gettime64" : "call")
+			wrap(sprintf("%s (%s): %d insns: %s.", name, tnr[t], tins[t], tline[t]), 88)
+		}
+	} else if (trace_note != "")
+		printf "Where the kernel's instructions go: not traced, %s.\n", trace_note
 
 	print ""
 	printf "Boot to init's first instruction (init=/bin/sysbench-glibc -- exit): guest ms from\n"

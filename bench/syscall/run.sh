@@ -19,6 +19,9 @@
 #    median of SYSBENCH_BOOTS runs, under -icount shift=0,sleep=off and
 #    without -icount (guest time is host time, as `make run` on a terminal).
 #
+# Also where one getpid's and one clock_gettime64's instructions go in the
+# kernel, function by function (gdb single-steps them: trace.py).
+#
 # Writes build/bench/syscall.csv (per call), build/bench/syscall-boot.csv
 # (per boot), the logs in build/bench/syscall/. Not a test: it prints counts
 # and ratios, and fails only when a run gives no figures.
@@ -137,6 +140,29 @@ for m in "${boot_modes[@]}"; do
 		done
 	done
 done
+
+# 1d. Where one call's instructions go: gdb single-steps the 10th getpid and
+# clock_gettime64 of the glibc program, int $0x80 to iret (trace.py).
+trace_note=""
+: >"$out/trace.log"
+if ! command -v gdb >/dev/null; then
+	trace_note="gdb is not installed"
+else
+	port=$((20000 + $$ % 20000))
+	for nr in 20 403; do
+		timeout 120 "$QEMU" -kernel "$kernel" -initrd "$out/initramfs.cpio" \
+			-append "init=/bin/sysbench-glibc -- 1 20" -icount shift=0,sleep=off -rtc clock=vm \
+			-m 64 -display none -no-reboot -serial "file:$out/trace-$nr.console" \
+			-device isa-debug-exit,iobase=0xf4,iosize=0x04 -gdb "tcp:127.0.0.1:$port" -S \
+			</dev/null >"$out/trace-$nr.qemu" 2>&1 &
+		qpid=$!
+		timeout 120 gdb -q -batch -ex "set \$nr = $nr" -ex "set \$port = $port" \
+			-x bench/syscall/trace.py "$kernel" 2>&1 | grep '^trace: ' >>"$out/trace.log"
+		kill "$qpid" 2>/dev/null
+		wait "$qpid" 2>/dev/null
+	done
+	[ -s "$out/trace.log" ] || trace_note="gdb gave no trace (see $out/trace-*.qemu)"
+fi
 qemu_wall=$((SECONDS - start))
 
 # 1c. The host: the i386 program itself if this kernel runs it, and the
@@ -227,7 +253,8 @@ done
 # The tables.
 awk -F, -v n="$n" -v rounds="$rounds" -v host_rounds="$host_rounds" -v wall_calls="$wall_calls" \
 	-v boots="$boots" -v musl_note="$musl_note" -v host_i386_note="$host_i386_note" \
-	-v perf_note="$perf_note" -f bench/syscall/report.awk "$csv" "$bcsv"
+	-v perf_note="$perf_note" -v trace_note="$trace_note" -f bench/syscall/report.awk \
+	"$csv" "$bcsv" "$out/trace.log" || die "the report failed"
 echo "CSV: $csv, $bcsv; logs: $out/ ($qemu_wall s of wall time for the QEMU runs)"
 if [ ${#failed[@]} -ne 0 ]; then
 	for f in "${failed[@]}"; do
