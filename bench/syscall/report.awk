@@ -149,7 +149,8 @@ END {
 	if (host_i386_note != "")
 		printf "host: %s;\nthe host's figures are the same source built for x86-64 (syscall for int $0x80).\n",
 			host_i386_note
-	if (("x86_64", "clock_gettime-libc") in host_ns && host_nr["x86_64", "clock_gettime-libc"] == -1)
+	h = host_case("clock_gettime-libc")
+	if ((h in host_ns) && host_nr[h] == -1)
 		print "*: the host's clock_gettime is the vDSO's, no system call."
 	printf "dynhz/host: guest instructions taken as ns (1 per ns) over the host's ns: a ratio of\n"
 	printf "work, not of speed (-icount runs no real CPU at 1 GHz).\n"
@@ -159,8 +160,12 @@ END {
 		for (i = 1; i <= nrows; i++) {
 			split(rows[i], p, SUBSEP)
 			h = host_case(p[2])
-			if (h in host_insns)
-				printf "host instructions per call (perf stat): %s %s\n", label(p[2]), host_insns[h]
+			if ((h in host_insns) && !(h in insns_shown)) {
+				insns_shown[h] = 1
+				split(h, q, SUBSEP)
+				printf "host instructions per call (perf stat, user and kernel): %s %s\n",
+					q[2], host_insns[h]
+			}
 		}
 
 	print ""

@@ -43,7 +43,9 @@ QEMU=${QEMU_SYS:-qemu-system-i386}
 # shellcheck disable=SC2034 # throttle (scripts/lib.sh) reads it
 JOBS=2
 mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.qemu "$out"/*.rc
+rm -f "$out"/*.log "$out"/*.qemu "$out"/*.rc "$out"/*.console
+# Wall times are only as quiet as the host: its load is reported.
+load_start=$(cut -d' ' -f1 /proc/loadavg)
 
 die() {
 	echo "syscall: $*" >&2
@@ -255,6 +257,8 @@ awk -F, -v n="$n" -v rounds="$rounds" -v host_rounds="$host_rounds" -v wall_call
 	-v boots="$boots" -v musl_note="$musl_note" -v host_i386_note="$host_i386_note" \
 	-v perf_note="$perf_note" -v trace_note="$trace_note" -f bench/syscall/report.awk \
 	"$csv" "$bcsv" "$out/trace.log" || die "the report failed"
+echo "Host load average $load_start at the start, $(cut -d' ' -f1 /proc/loadavg) at the end" \
+	"($(nproc) CPUs): the wall times are only as good as the host is quiet."
 echo "CSV: $csv, $bcsv; logs: $out/ ($qemu_wall s of wall time for the QEMU runs)"
 if [ ${#failed[@]} -ne 0 ]; then
 	for f in "${failed[@]}"; do
