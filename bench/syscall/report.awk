@@ -1,7 +1,8 @@
 # bench/syscall: the tables, from build/bench/syscall.csv and
 # build/bench/syscall-boot.csv (see run.sh), read with -F,. Variables: n,
-# rounds, host_rounds, wall_calls, boots, and the notes musl_note,
-# host_i386_note, perf_note (empty when there is nothing to say).
+# rounds, host_rounds, wall_calls, boots, init_bytes (the size of the
+# program booted), and the notes musl_note, host_i386_note, perf_note,
+# trace_note (empty when there is nothing to say).
 
 FNR == 1 {
 	file++
@@ -214,11 +215,12 @@ END {
 	if (ref_exec) {
 		printf "Under -icount the guest figures repeat to the ns%s. The two calibrations against the\n",
 			varies ? " (not here: see the CSV)" : ""
-		printf "PIT (TSC, then the LAPIC timer; 2 ticks x 3 windows of 10 ms each, after a first\n"
-		printf "edge) take %.3f ms of the %.3f ms to init (%.0f %%); exec of the 0.7 MB program,\n",
-			ref_cal / 1e6, ref_exec / 1e6, 100 * ref_cal / ref_exec
-		printf "from \"init started\" to its first instruction, %.3f ms. Without -icount the\n",
-			ref_load / 1e6
-		printf "guest's time is the host's: the calibrations wait for the PIT in real time.\n"
+		printf "PIT (the TSC's, then the LAPIC timer's: three windows of two 10 ms ticks each)\n"
+		printf "take %.3f ms of the %.3f ms to init (%.0f %%); exec of the %d-byte program, from\n",
+			ref_cal / 1e6, ref_exec / 1e6, 100 * ref_cal / ref_exec, init_bytes
+		printf "\"init started\" to its first instruction, %.3f ms (%.1f instructions a byte).\n",
+			ref_load / 1e6, (init_bytes > 0 ? ref_load / init_bytes : 0)
+		printf "Without -icount the guest's time is the host's: the calibrations wait for the PIT\n"
+		printf "in real time.\n"
 	}
 }

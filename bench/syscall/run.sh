@@ -255,7 +255,8 @@ done
 # The tables.
 awk -F, -v n="$n" -v rounds="$rounds" -v host_rounds="$host_rounds" -v wall_calls="$wall_calls" \
 	-v boots="$boots" -v musl_note="$musl_note" -v host_i386_note="$host_i386_note" \
-	-v perf_note="$perf_note" -v trace_note="$trace_note" -f bench/syscall/report.awk \
+	-v perf_note="$perf_note" -v trace_note="$trace_note" \
+	-v init_bytes="$(stat -c %s "$out/sysbench-glibc")" -f bench/syscall/report.awk \
 	"$csv" "$bcsv" "$out/trace.log" || die "the report failed"
 echo "Host load average $load_start at the start, $(cut -d' ' -f1 /proc/loadavg) at the end" \
 	"($(nproc) CPUs): the wall times are only as good as the host is quiet."
