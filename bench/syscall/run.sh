@@ -26,8 +26,9 @@
 # (per boot), the logs in build/bench/syscall/. Not a test: it prints counts
 # and ratios, and fails only when a run gives no figures.
 #
-# SYSBENCH_N (16 calls per batch: 32 must fit between two ticks at HZ 10000), SYSBENCH_ROUNDS (400), SYSBENCH_BOOTS (5),
-# SYSBENCH_WALL_CALLS (50000) change the sizes.
+# SYSBENCH_N (16 calls per batch: 2N must fit between two ticks at HZ
+# 10000), SYSBENCH_ROUNDS (400), SYSBENCH_BOOTS (5) and SYSBENCH_WALL_CALLS
+# (50000) change the sizes.
 set -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source scripts/lib.sh
