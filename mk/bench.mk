@@ -44,13 +44,11 @@ endif
 # bench/syscall: one source as a static i386 program with glibc and with
 # musl, booted as init on the reference kernel, and as the host's own
 # static program (x86-64: the host may lack the kernel's 32-bit layer).
-# musl is Debian's musl-dev:i386 (scripts/fetch-deb.sh), used through its
-# gcc specs file with the paths moved to where it is unpacked; the specs'
-# link line replaces gcc's, so -m32's "-m elf_i386" is given again.
+# musl is Debian's musl-dev:i386 through the specs file of mk/user.mk; the
+# specs' link line replaces gcc's, so -m32's "-m elf_i386" is given again.
 SYSB_OUT	:= $(BENCH_OUT)/syscall
 SYSB_SRC	:= bench/syscall/sysbench.c
 SYSB_CFLAGS	:= $(DZ_STD) $(DZ_WARN) -O2 $(CFLAGS)
-SYSB_MUSL	:= build/debs/musl-dev_i386
 
 .PHONY: bench-syscall bench-syscall-musl
 bench-syscall: $(SYSB_OUT)/sysbench-glibc $(SYSB_OUT)/sysbench-host
@@ -64,13 +62,6 @@ $(SYSB_OUT)/sysbench-host: $(SYSB_SRC)
 	@mkdir -p $(dir $@)
 	$(CC) -static $(SYSB_CFLAGS) $< -o $@
 
-$(SYSB_MUSL)/.unpacked:
-	@bash scripts/fetch-deb.sh musl-dev:i386 >/dev/null
-
-$(SYSB_OUT)/musl-gcc.specs: $(SYSB_MUSL)/.unpacked
+$(SYSB_OUT)/sysbench-musl: $(SYSB_SRC) $(MUSL_SPECS)
 	@mkdir -p $(dir $@)
-	sed 's#/usr/\(lib\|include\)/i386-linux-musl#$(abspath $(SYSB_MUSL))&#g' \
-		$(SYSB_MUSL)/usr/lib/i386-linux-musl/musl-gcc.specs >$@
-
-$(SYSB_OUT)/sysbench-musl: $(SYSB_SRC) $(SYSB_OUT)/musl-gcc.specs
-	$(CC) -m32 -static -specs $(SYSB_OUT)/musl-gcc.specs -Wl,-m,elf_i386 $(SYSB_CFLAGS) $< -o $@
+	$(CC) -m32 -static -specs $(MUSL_SPECS) -Wl,-m,elf_i386 $(SYSB_CFLAGS) $< -o $@

@@ -9,7 +9,6 @@ UB		:= build/x86/user
 USER_PROGS	:= usertest
 USER_BINS	:= $(foreach p,$(USER_PROGS),$(UB)/$(p) $(UB)/$(p)-glibc)
 UCFLAGS		:= -m32 -static -O2 $(DZ_WARN) -Werror -fno-pie -no-pie
-MUSL_SPECS	:= $(UB)/musl.specs
 
 .PHONY: user-progs
 user-progs: $(USER_BINS)
