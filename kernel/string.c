@@ -7,9 +7,9 @@
 #include <kernel/string.h>
 
 /*
- * String instructions, a word at a time: a process's fork copies its pages
- * and exec its program's bytes with these, and a byte loop costs four
- * instructions a byte where REP MOVSL costs one per four bytes.
+ * String instructions, a word at a time: pages are copied (copy-on-write),
+ * filled from a program's image and cleared with these, and a byte loop
+ * costs four instructions a byte where REP MOVSL costs one per four bytes.
  */
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
