@@ -49,7 +49,7 @@
 #define NR_clock_gettime 265
 
 #define NSEC_PER_SEC  1000000000LL
-#define NSEC_PER_TICK (NSEC_PER_SEC / 100) /* one USER_HZ tick */
+#define NSEC_PER_TICK (NSEC_PER_SEC / 100)   /* one USER_HZ tick */
 #define BAD_ADDR      ((void *)0xfffff000UL) /* above the user region */
 
 static int failures;
@@ -243,8 +243,8 @@ static void test_times_alarm(void)
 	t = now_ns() - t0;
 	c1 = times(&tm);
 	out("times_alarm ticks=%ld ns=%lld alarms=%d", (long)(c1 - c0), t, (int)alarms);
-	check(alarms == 1 && t >= NSEC_PER_SEC && c1 - c0 >= 100 &&
-		      c1 - c0 <= ticks_up(t) + 1 && t <= NSEC_PER_SEC + 2 * tick_ns() + NSEC_PER_TICK,
+	check(alarms == 1 && t >= NSEC_PER_SEC && c1 - c0 >= 100 && c1 - c0 <= ticks_up(t) + 1 &&
+		      t <= NSEC_PER_SEC + 2 * tick_ns() + NSEC_PER_TICK,
 	      "times() across alarm(1)");
 }
 
@@ -317,7 +317,7 @@ static void test_errors(void)
 			big_ns = { 0, 1000000000 };
 	char *hole = page_before_hole();
 	void *edge = hole ? hole - 4 : BAD_ADDR; /* a timespec half in the hole */
-	void *volatile null = NULL;		  /* hidden from the compiler's checks */
+	void *volatile null = NULL;		 /* hidden from the compiler's checks */
 
 	expect_errno("write_bad_ptr", write(1, BAD_ADDR, 8), EFAULT);
 	expect_errno("write_null", write(1, null, 1), EFAULT);

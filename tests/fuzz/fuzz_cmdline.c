@@ -91,8 +91,10 @@ static void keep(struct found *f, const char *name, const char *val)
  * The reading the core must agree with. A token runs to the next space
  * outside double quotes; a quote at its start is dropped; the first '='
  * splits name from value; a value that starts with a quote loses it; and
- * a token or value so opened loses one closing quote at its end. Of the
- * tokens with a name we look for, the last counts.
+ * a token or value so opened loses one closing quote at its end. A bare
+ * "--" (no '=', its quotes dropped) ends the kernel's parameters, as on
+ * Linux: what follows is init's. Of the tokens with a name we look for,
+ * the last counts.
  */
 static void model_tokens(const char *cl, struct model *m)
 {
@@ -140,6 +142,10 @@ static void model_tokens(const char *cl, struct model *m)
 			name[strlen(name) - 1] = '\0';
 		}
 
+		if (!eq && !strcmp(name, "--")) {
+			free(tok);
+			break;
+		}
 		if (!strcmp(name, "hz") || !strcmp(name, "HZ"))
 			keep(&m->hz, name, val);
 		if (!strcmp(name, "nohz"))
