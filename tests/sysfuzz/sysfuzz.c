@@ -1677,6 +1677,9 @@ struct regression {
 
 static const struct regression regressions[] = {
 	{ "getpid, the first call", 20, { 0 }, NULL },
+	/* Linux looks a negative pid up, finds nothing: ESRCH, not EINVAL */
+	{ "getsid(-1)", 147, { (u32)-1 }, E(ESRCH) },
+	{ "getpgid(-2)", 132, { (u32)-2 }, E(ESRCH) },
 };
 
 /* Scenarios of several calls, each returning 0 or the failure's description. */
