@@ -337,16 +337,35 @@ __asm__(".text\n"
 	"	int $0x80\n"
 	"	jmp landing_pad\n");
 
+/* The kernel's struct sigaction on i386, and the restorer it returns through. */
+struct ksigaction {
+	void (*handler)(int, siginfo_t *, void *);
+	u32 flags;
+	void (*restorer)(void);
+	u32 mask[2];
+};
+#define KSA_RESTORER 0x04000000
+
+void restore_rt(void);
+__asm__(".text\n"
+	".globl restore_rt\n"
+	"restore_rt:\n"
+	"	mov $173, %eax\n"
+	"	int $0x80\n");
+
+/* Through the raw call: glibc keeps 32 and 33 to itself, and their default would end the program. */
+static void install_handler(int sig)
+{
+	struct ksigaction ka = { sig_entry, SA_SIGINFO | KSA_RESTORER, restore_rt, { 0, 0 } };
+
+	if (sig != SIGKILL && sig != SIGSTOP)
+		SYS4(SYS_rt_sigaction, sig, &ka, 0, 8);
+}
+
 static void install_handlers(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = sig_entry;
-	sa.sa_flags = SA_SIGINFO;
 	for (int sig = 1; sig < 65; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &sa, NULL);
+		install_handler(sig);
 }
 
 /* --- failures --- */
@@ -1520,15 +1539,10 @@ static void mmap_result(const struct call *c, long ret)
 
 static void after_sigaction(const struct call *c)
 {
-	struct sigaction sa;
 	s32 sig = (s32)c->a[0];
 
-	if (sig > 0 && sig < 65 && sig != SIGKILL && sig != SIGSTOP) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = sig_entry;
-		sa.sa_flags = SA_SIGINFO;
-		sigaction(sig, &sa, NULL);
-	}
+	if (sig > 0 && sig < 65)
+		install_handler(sig);
 }
 
 static u32 tls_calls;
@@ -1682,8 +1696,68 @@ static const struct regression regressions[] = {
 	{ "getpgid(-2)", 132, { (u32)-2 }, E(ESRCH) },
 };
 
+/* struct user_desc's flags on i386 */
+#define UD_32BIT      0x01
+#define UD_CODE	      0x04
+#define UD_PAGES      0x10
+#define UD_NOTPRESENT 0x20
+#define UD_EMPTY      0x28 /* read-exec-only and not present: "no segment" */
+
+/*
+ * The descriptors Linux refuses (tls_desc_okay): not present, 16-bit, code.
+ * One put in the slot %gs holds made the kernel fault when it reloaded
+ * %gs on the way back to ring 3 (#NP at its pop %gs).
+ */
+static const char *tls_refused(void)
+{
+	static const u32 flags[] = { UD_32BIT | UD_NOTPRESENT, UD_PAGES, UD_32BIT | UD_CODE };
+	const char *why = NULL;
+
+	block_async();
+	for (u32 i = 0; i < 3 && !why; i++) {
+		u32 d[4] = { saved_gs >> 3, ARENA, 0xfffff, flags[i] };
+		long r = SYS1(SYS_set_thread_area, d);
+
+		restore_tls();
+		if (r != -EINVAL)
+			why = "set_thread_area of a descriptor Linux refuses is not EINVAL";
+	}
+	set_mask(0);
+	return why;
+}
+
+/*
+ * A slot emptied while %fs holds it: the return to ring 3 cannot reload
+ * %fs from it, and Linux leaves the null selector there instead.
+ */
+static const char *tls_cleared_under_fs(void)
+{
+	u32 d[4] = { (u32)-1, ARENA, 0xfffff, UD_32BIT | UD_PAGES }, fs = 1;
+	const char *why = NULL;
+	long r;
+
+	block_async();
+	r = SYS1(SYS_set_thread_area, d);
+	if (r) {
+		why = "set_thread_area(-1) of a plain data segment failed";
+	} else {
+		u32 e[4] = { d[0], 0, 0, UD_EMPTY };
+
+		__asm__ volatile("mov %0, %%fs" : : "r"(d[0] << 3 | 3));
+		r = SYS1(SYS_set_thread_area, e);
+		__asm__ volatile("mov %%fs, %0" : "=r"(fs));
+		if (r)
+			why = "emptying the slot %fs holds failed";
+		else if (fs & 0xffff)
+			why = "%fs still names the emptied slot";
+	}
+	load_segments();
+	set_mask(0);
+	return why;
+}
+
 /* Scenarios of several calls, each returning 0 or the failure's description. */
-static const char *(*const scenarios[])(void) = { NULL };
+static const char *(*const scenarios[])(void) = { tls_refused, tls_cleared_under_fs, NULL };
 
 static void run_regressions(void)
 {
