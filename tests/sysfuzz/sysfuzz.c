@@ -8,8 +8,9 @@
  * nothing, across the end of a page into a hole, into read-only pages,
  * misaligned, with huge lengths, bad descriptors and random flags.
  *
- *	sysfuzz [-s SEED] [-n CALLS]
+ *	sysfuzz [-s SEED] [-n CALLS] [-t N]
  *
+ * (-t N prints each call from the Nth on, before it is made.)
  * The calls come from the seed alone (never from what earlier calls
  * returned), so a seed replays the same calls. What is checked:
  *  - every result is success or -errno with an errno Linux can return for
@@ -703,6 +704,12 @@ static u32 ptr_bad(void)
 	}
 }
 
+/* Where nothing can ever be mapped, whatever a fuzzed mmap did: NULL and the kernel's. */
+static u32 ptr_kernel(void)
+{
+	return PICK(0, below(USER_LO), TASK_SIZE + below(0x40000000u), 0xfffffffcu);
+}
+
 /* An offset into n bytes: mostly aligned to 4 or 8, sometimes not at all. */
 static u32 offset_in(u32 n)
 {
@@ -1305,7 +1312,7 @@ static void gen_special(struct call *c)
 	switch (c->s->tame) {
 	case T_SIGACT:
 		if (sync_signal(c->a[0]) && c->a[1])
-			c->a[1] = ptr_bad(); /* their handler stays the program's */
+			c->a[1] = ptr_kernel(); /* their handler stays the program's */
 		break;
 	case T_KILL: {
 		u32 *sig = &c->a[c->nr == 270 ? 2 : 1];
@@ -1333,7 +1340,7 @@ static void gen_special(struct call *c)
 		break;
 	case T_SIGSUSPEND:
 		if (c->a[1] == 8)
-			c->a[0] = ptr_bad(); /* fails before it waits */
+			c->a[0] = ptr_kernel(); /* fails before it waits */
 		break;
 	case T_SETTLS:
 		if (chance(75))
@@ -1349,7 +1356,7 @@ static void gen_special(struct call *c)
 		if (chance(50))
 			*res = below(17);
 		if (*new &&risky_rlimit(*res))
-			*new = chance(50) ? 0 : ptr_bad();
+			*new = chance(50) ? 0 : ptr_kernel();
 		break;
 	}
 	default:
@@ -1514,6 +1521,16 @@ static int overlaps(u32 a, u32 alen, u32 b, u32 blen)
 	return (u64)a < (u64)b + blen && (u64)b < (u64)a + alen;
 }
 
+/* Whether [a, a+len) meets a page of the layout that is mapped (its holes may be taken). */
+static int overlaps_layout(u32 a, u32 len)
+{
+	for (u32 page = BASE; page < BASE + LAYOUT_PAGES * PAGE; page += PAGE)
+		if (page != HOLE1 && page != HOLE2 && page != HOLE3 && page != HOLE4 &&
+		    overlaps(a, len, page, PAGE))
+			return 1;
+	return 0;
+}
+
 /* Where a successful mmap2 put its pages, against what it must not have touched. */
 static void mmap_result(const struct call *c, long ret)
 {
@@ -1527,8 +1544,7 @@ static void mmap_result(const struct call *c, long ret)
 		bad(c, ret, "not where mmap2 may map");
 		return;
 	}
-	if (overlaps(at, len, BASE, LAYOUT_PAGES * PAGE) ||
-	    overlaps(at, len, 0x08048000u, orig_brk - 0x08048000u)) {
+	if (overlaps_layout(at, len) || overlaps(at, len, 0x08048000u, orig_brk - 0x08048000u)) {
 		bad_results++;
 		bad(c, ret, "mapped over the program's own pages");
 		return;
@@ -1918,7 +1934,7 @@ static u64 seed_from_clock(void)
 	return (u64)ts.tv_sec * 1000000007ULL ^ (u64)ts.tv_nsec ^ (u64)getpid() << 40;
 }
 
-static u64 ncalls = 1000000;
+static u64 ncalls = 1000000, trace_from = ~0ULL;
 
 /* The million calls. Nothing here lives in a register across the _setjmp. */
 static void fuzz(void)
@@ -1932,6 +1948,12 @@ static void fuzz(void)
 			housekeeping();
 		gen_call(&cur);
 		calls_made++;
+		if (call_index >= trace_from)
+			say("sysfuzz: #%llu %s(%u) (0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x)\n",
+			    (unsigned long long)call_index, call_name(cur.nr), cur.nr, cur.a[0],
+			    cur.a[1], cur.a[2], cur.a[3], cur.a[4], cur.a[5]);
+		else if (call_index && call_index % 100000 == 0)
+			say("sysfuzz: %llu calls\n", (unsigned long long)call_index);
 		if (_setjmp(jb)) {
 			recover();
 			continue;
@@ -1952,14 +1974,16 @@ int main(int argc, char **argv)
 
 	if (dup2(STDOUT_FILENO, PRIV_FD) != PRIV_FD)
 		return 2;
-	while ((opt = getopt(argc, argv, "s:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:t:")) != -1) {
 		if (opt == 's') {
 			seed = strtoull(optarg, NULL, 0);
 			have_seed = 1;
 		} else if (opt == 'n') {
 			ncalls = strtoull(optarg, NULL, 0);
+		} else if (opt == 't') {
+			trace_from = strtoull(optarg, NULL, 0);
 		} else {
-			say("usage: sysfuzz [-s SEED] [-n CALLS]\n");
+			say("usage: sysfuzz [-s SEED] [-n CALLS] [-t FIRST-CALL-TO-TRACE]\n");
 			return 2;
 		}
 	}
