@@ -10,7 +10,8 @@
  *
  *	sysfuzz [-s SEED] [-n CALLS] [-t N]
  *
- * (-t N prints each call from the Nth on, before it is made.)
+ * (-t N prints each call from the Nth on, before it is made; -v the errnos
+ * each call gave, at the end.)
  * The calls come from the seed alone (never from what earlier calls
  * returned), so a seed replays the same calls. What is checked:
  *  - every result is success or -errno with an errno Linux can return for
@@ -1904,6 +1905,8 @@ static u32 count_bits(const unsigned char *v, u32 n)
 	return c;
 }
 
+static int verbose;
+
 static void summary(u64 seed)
 {
 	u32 pairs = 0, sigs = 0;
@@ -1922,6 +1925,18 @@ static void summary(u64 seed)
 	    no_table, pairs, (unsigned long long)enosys_seen, (unsigned long long)efault_seen, sigs,
 	    jumps, landings, damaged & 7 ? "WRITTEN" : "intact",
 	    damaged & 32 ? "WRITTEN" : "intact", damaged & 24 ? "WRITTEN" : "intact");
+	for (u32 nr = 0; verbose && nr < NR_MAX; nr++) {
+		char line[400];
+		int n = 0;
+
+		if (!spec_of[nr] || !nr_seen[nr])
+			continue;
+		for (u32 e = 1; e < 159 && n < 380; e++)
+			if (errno_seen[nr][e / 32] & (1u << (e % 32)))
+				n += snprintf(line + n, sizeof(line) - (size_t)n, " %s", ename(e));
+		line[n] = '\0';
+		say("sysfuzz: %s:%s\n", spec_of[nr]->name, line);
+	}
 	say("sysfuzz: seed 0x%llx (init=/bin/sysfuzz -- -s 0x%llx replays it)\n",
 	    (unsigned long long)seed, (unsigned long long)seed);
 }
@@ -1974,7 +1989,7 @@ int main(int argc, char **argv)
 
 	if (dup2(STDOUT_FILENO, PRIV_FD) != PRIV_FD)
 		return 2;
-	while ((opt = getopt(argc, argv, "s:n:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:t:v")) != -1) {
 		if (opt == 's') {
 			seed = strtoull(optarg, NULL, 0);
 			have_seed = 1;
@@ -1982,8 +1997,10 @@ int main(int argc, char **argv)
 			ncalls = strtoull(optarg, NULL, 0);
 		} else if (opt == 't') {
 			trace_from = strtoull(optarg, NULL, 0);
+		} else if (opt == 'v') {
+			verbose = 1;
 		} else {
-			say("usage: sysfuzz [-s SEED] [-n CALLS] [-t FIRST-CALL-TO-TRACE]\n");
+			say("usage: sysfuzz [-s SEED] [-n CALLS] [-t FIRST-CALL-TO-TRACE] [-v]\n");
 			return 2;
 		}
 	}
