@@ -18,6 +18,10 @@
 #    binary; a directory, a missing file, a path through a file): exactly
 #    the expected "exec: PATH: reason: ERRNO" line, then the shell runs
 #    BusyBox from the same initramfs.
+#  - Programs that must die (sysfuzz -x: a signal with no stack to be
+#    delivered on, a handler that faults, a forged frame with no stack):
+#    killed by SIGSEGV, exit 35, the kernel unharmed and its self-test
+#    passing after.
 #
 #	tests/sysfuzz/check.sh [name-regex]
 #	SYSFUZZ_LONG=1: only the soak, 10 million calls for each of several
@@ -69,8 +73,8 @@ image_sum() {
 	local start end
 	start=$(nm "$1" | awk '$3 == "__kernel_start" { print $1 }')
 	end=$(nm "$1" | awk '$3 == "__rodata_end" { print $1 }')
-	objcopy -O binary -j .text -j .rodata "$1" "$out/image.bin.$$" || return
-	python3 - "$out/image.bin.$$" "$start" "$end" <<-'EOF'
+	objcopy -O binary -j .text -j .rodata "$1" "$out/image.bin" || return
+	python3 - "$out/image.bin" "$start" "$end" <<-'EOF'
 		import struct, sys
 		data = open(sys.argv[1], "rb").read()
 		n = (int(sys.argv[3], 16) - int(sys.argv[2], 16)) & ~3
@@ -79,8 +83,12 @@ image_sum() {
 		    h = ((h ^ w) * 0x01000193) & 0xffffffff
 		print("%d bytes, sum 0x%08x" % (n, h))
 	EOF
-	rm -f "$out/image.bin.$$"
+	rm -f "$out/image.bin"
 }
+declare -A sums
+for b in "${!elf[@]}"; do
+	sums[$b]=$(image_sum "${elf[$b]}")
+done
 
 kernel_trouble() { # log: the lines that say the kernel itself failed
 	grep -E '^(exception: |panic: )|BUG' "$1" | head -3
@@ -110,7 +118,7 @@ fuzz() {
 	[[ $summary == *"guard pages intact, input region intact, read-only pages intact" ]] ||
 		p+=("the summary does not say the guard, input and read-only pages are intact")
 	grep -qx 'init: exited with status 0' "$log" || p+=("no 'init: exited with status 0'")
-	sum=$(image_sum "$kernel")
+	sum=${sums[$2]}
 	grep -qx "kernel: text and read-only data unchanged since boot ($sum)" "$log" ||
 		p+=("no 'kernel: text and read-only data unchanged since boot ($sum)'")
 	grep -qE '^selftest: [0-9]+ passed, 0 failed$' "$log" || p+=("the self-test after it failed")
@@ -168,6 +176,28 @@ bad_init() {
 	printf '%s\n' "${p[@]}" >"$out/init-$name.res"
 }
 
+# A program that must die, not the kernel (sysfuzz -x HOW): SIGSEGV, exit 35.
+die_case() {
+	local how=$1 log=$out/die-$1.log rc sum
+	local -a p=()
+	QEMU_ARGS="-initrd $out/initramfs.cpio -m 64" qemu_boot 60 "${elf[variable]}" \
+		"hz=250 selftest_after_init init=/bin/sysfuzz -- -x $how" "$log"
+	rc=$?
+	[ $rc -eq 35 ] || p+=("exit status $rc, not 35")
+	while read -r l; do p+=("$l"); done < <(kernel_trouble "$log")
+	grep -qx "sysfuzz: dying by $how" "$log" || p+=("it did not start")
+	grep -q '^sysfuzz: survived' "$log" && p+=("it survived")
+	grep -qx 'init: killed by signal 11 (SIGSEGV)' "$log" ||
+		p+=("no 'init: killed by signal 11 (SIGSEGV)'")
+	sum=${sums[variable]}
+	grep -qx "kernel: text and read-only data unchanged since boot ($sum)" "$log" ||
+		p+=("no 'kernel: text and read-only data unchanged since boot ($sum)'")
+	grep -qE '^selftest: [0-9]+ passed, 0 failed$' "$log" || p+=("the self-test after it failed")
+	printf '%s\n' "${p[@]}" >"$out/die-$how.res"
+}
+
+die_ways=(stack handler sigreturn)
+
 result() { # result NAME RESFILE [DETAIL]
 	local -a p=()
 	if [ -f "$2" ]; then
@@ -218,6 +248,11 @@ if [ -z "${SYSFUZZ_LONG:-}" ] && [ -n "${elf[variable]}" ]; then
 		bad_init "$path" "$name" &
 		throttle
 	done
+	for how in "${die_ways[@]}"; do
+		[[ "die-$how" =~ $filter ]] || continue
+		die_case "$how" &
+		throttle
+	done
 fi
 wait
 
@@ -238,4 +273,8 @@ for path in $(printf '%s\n' "${!elf_want[@]}" | sort); do
 	name=${name#bad-}
 	[[ "init-$name" =~ $filter ]] || continue
 	result "sysfuzz: init=$path" "$out/init-$name.res"
+done
+for how in "${die_ways[@]}"; do
+	[[ "die-$how" =~ $filter ]] || continue
+	result "sysfuzz: a program that must die ($how) dies alone" "$out/die-$how.res"
 done

@@ -11,7 +11,10 @@
  *	sysfuzz [-s SEED] [-n CALLS] [-t N]
  *
  * (-t N prints each call from the Nth on, before it is made; -v the errnos
- * each call gave, at the end.)
+ * each call gave, at the end; -x HOW dies as die() says, for check.sh.)
+ * Halfway, memory is exhausted for a few thousand calls (oom_phase()); at
+ * the end, timers, a pending signal and descriptors are left for the
+ * kernel to clean up.
  * The calls come from the seed alone (never from what earlier calls
  * returned), so a seed replays the same calls. What is checked:
  *  - every result is success or -errno with an errno Linux can return for
@@ -43,6 +46,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,15 +74,15 @@ typedef uint64_t u64;
 #define ARENA2	      PG(19) /* 2 pages, then a hole */
 #define HOLE2	      PG(21)
 #define GUARD2	      PG(22) /* guard: behind HOLE2 */
-#define INP	      PG(23) /* 8 pages: only where the kernel reads */
-#define IN_PAGES      8
-#define RO2	      PG(31) /* read-only, its last bytes no NUL: a string into the hole */
-#define HOLE3	      PG(32)
-#define SCRATCH	      PG(33) /* 4 pages: requests made per call, signal frames */
-#define LAND_STACK    PG(37) /* the top of a stack for forged sigreturn frames */
-#define HOLE4	      PG(37)
-#define GUARD3	      PG(38)
-#define LAYOUT_PAGES  39
+#define INP	      PG(23) /* 16 pages: only where the kernel reads */
+#define IN_PAGES      16
+#define RO2	      PG(39) /* read-only, its last bytes no NUL: a string into the hole */
+#define HOLE3	      PG(40)
+#define SCRATCH	      PG(41) /* 4 pages: requests made per call, signal frames */
+#define LAND_STACK    PG(45) /* the top of a stack for forged sigreturn frames */
+#define HOLE4	      PG(45)
+#define GUARD3	      PG(46)
+#define LAYOUT_PAGES  47
 #define PLAY	      0x48000000u /* mmap, munmap, mprotect, madvise play here */
 #define PLAY_SIZE     0x01000000u
 #define UNMAPPED      0x30000000u /* nothing is ever mapped from here to BASE */
@@ -86,9 +90,9 @@ typedef uint64_t u64;
 
 /* The input region's parts (offsets into IN). */
 #define IN_PATHS   0	      /* NUL-terminated paths, paths[] says where */
-#define IN_LONG	   PAGE	      /* a 5000-byte path, no NUL within 4096 */
-#define IN_IOVS	   (3 * PAGE) /* iovec arrays */
-#define IN_WORDS   (4 * PAGE) /* words of typical values: structures read by the kernel */
+#define IN_LONG	   (4 * PAGE) /* a 5000-byte path, no NUL within 4096 */
+#define IN_IOVS	   (7 * PAGE) /* iovec arrays */
+#define IN_WORDS   (8 * PAGE) /* words of typical values: structures read by the kernel */
 #define IN_CONSOLE (IN_PAGES * PAGE - 64) /* text for writes to the console */
 
 static const char *const path_list[] = {
@@ -132,8 +136,12 @@ static const char *const path_list[] = {
 	"/nonexistent/x",
 	"\x01\x7f\xff",
 };
-#define NPATHS	   (sizeof(path_list) / sizeof(path_list[0]))
-#define NLONGNAMES 2 /* after the list: a 300-byte name, and /proc/ + 300 bytes */
+#define NPATHS (sizeof(path_list) / sizeof(path_list[0]))
+/*
+ * After the list: names of 255 and 256 bytes, the second under /proc; paths
+ * of 4095 and 4096 bytes; 20 and 41 links in a row (/proc/self/cwd is one).
+ */
+#define NLONGNAMES 7
 static u32 paths[NPATHS + NLONGNAMES];
 
 #define NIOVS 24
@@ -1043,6 +1051,40 @@ static u32 typical_word(void)
 	}
 }
 
+/* Appends the string of n bytes made of unit (repeated, then cut) and tail; returns its address. */
+static u32 put_path(char *in, u32 *off, const char *unit, u32 n, const char *tail)
+{
+	u32 at = *off, ulen = (u32)strlen(unit), tlen = (u32)strlen(tail);
+
+	for (u32 i = 0; i + tlen < n; i++)
+		in[at + i] = unit[i % ulen];
+	memcpy(in + at + n - tlen, tail, tlen + 1);
+	*off += n + 1;
+	return INP + at;
+}
+
+/* The paths at the limits (NLONGNAMES of them). */
+static u32 long_paths(char *in, u32 off, u32 *out)
+{
+	char chain[41 * 15 + 16] = "/";
+
+	out[0] = put_path(in, &off, "n", 255, "");     /* NAME_MAX: fine, just not there */
+	out[1] = put_path(in, &off, "p", 6 + 256, ""); /* one past it, under /proc */
+	memcpy(in + (out[1] - INP), "/proc/", 6);
+	out[2] = put_path(in, &off, "/.", 4095, "/"); /* PATH_MAX with its NUL: the root */
+	out[3] = put_path(in, &off, "/.", 4096, "/"); /* one past it */
+	for (int i = 0; i < 20; i++)		      /* /proc/self and its cwd: two links each */
+		strcat(chain, "proc/self/cwd/");
+	strcat(chain, "bin/sh");
+	out[4] = put_path(in, &off, chain, (u32)strlen(chain), "");
+	chain[1] = '\0';
+	for (int i = 0; i < 41; i++)
+		strcat(chain, "proc/self/cwd/");
+	out[5] = put_path(in, &off, chain, (u32)strlen(chain), "");
+	out[6] = put_path(in, &off, "/proc/self/exe/", 15, "");
+	return off;
+}
+
 static void fill_input(void)
 {
 	char *in = (char *)(uintptr_t)INP;
@@ -1053,13 +1095,7 @@ static void fill_input(void)
 		paths[i] = INP + off;
 		off += (u32)strlen(path_list[i]) + 1 + below(3);
 	}
-	paths[NPATHS] = INP + off; /* a name longer than 255 bytes */
-	memset(in + off, 'n', 300);
-	off += 301;
-	paths[NPATHS + 1] = INP + off; /* the same, under /proc */
-	memcpy(in + off, "/proc/", 6);
-	memset(in + off + 6, 'p', 300);
-	off += 307;
+	off = long_paths(in, off, &paths[NPATHS]);
 	for (u32 i = 0; i < 5000; i++) /* a path of 5000 bytes: a/a/a/... */
 		in[IN_LONG + i] = i % 2 ? '/' : 'a';
 	in[IN_LONG + 5000] = '\0';
@@ -1097,6 +1133,9 @@ static void map_layout(void)
 	munmap((void *)(uintptr_t)HOLE2, PAGE);
 	munmap((void *)(uintptr_t)HOLE3, PAGE);
 	munmap((void *)(uintptr_t)HOLE4, PAGE);
+	memset((void *)(uintptr_t)ARENA, 0, ARENA_PAGES * PAGE);
+	memset((void *)(uintptr_t)ARENA2, 0, 2 * PAGE);
+	memset((void *)(uintptr_t)SCRATCH, 0, 4 * PAGE);
 	fill_pattern(GUARD1);
 	fill_pattern(GUARD2);
 	fill_pattern(GUARD3);
@@ -1167,9 +1206,10 @@ static struct call cur;
 
 #define PLAY_END (PLAY + PLAY_SIZE)
 
+/* Mostly the playground's first 64 pages: areas there meet, split and merge. */
 static u32 play_page(void)
 {
-	return PLAY + below(PLAY_SIZE / PAGE) * PAGE;
+	return PLAY + below(chance(70) ? 64 : PLAY_SIZE / PAGE) * PAGE;
 }
 
 /* A length from addr that stays inside the playground. */
@@ -1177,9 +1217,11 @@ static u32 play_len(u32 addr)
 {
 	u32 room = PLAY_END - addr;
 
-	switch (below(4)) {
+	switch (below(5)) {
 	case 0:
 		return below(PAGE * 4) + (chance(50) ? 0 : 1);
+	case 4:
+		return PAGE * (1 + below(3));
 	case 1:
 		return room;
 	case 2:
@@ -1773,8 +1815,59 @@ static const char *tls_cleared_under_fs(void)
 	return why;
 }
 
+/*
+ * Sleeps of centuries, relative and absolute, on every clock one may sleep
+ * on: only the alarm armed first can end them, with EINTR, and what a
+ * relative one reports remaining is still about the whole request.
+ */
+static const char *long_sleeps(void)
+{
+	static const struct {
+		u32 nr, clock, flags, is64;
+		s32 w[4];     /* the request's words */
+		u32 min_left; /* seconds the remainder must still hold */
+	} cases[] = {
+		{ SYS_nanosleep, 0, 0, 0, { 0x7fffffff, 999999999 }, 0x7ffffffe },
+		{ SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, 0, { 0x7fffffff, 0 }, 0x7ffffffe },
+		{ SYS_clock_nanosleep, CLOCK_BOOTTIME, 0, 0, { 0x40000000, 0 }, 0x3fffffff },
+		{ SYS_clock_nanosleep, CLOCK_REALTIME, 1, 0, { 0x7fffffff, 0 }, 0 },
+		{ SYS_clock_nanosleep_time64,
+		  CLOCK_MONOTONIC,
+		  0,
+		  1,
+		  { 0, 0x40000000, 5 },
+		  0x7fffffff },
+		{ SYS_clock_nanosleep_time64,
+		  CLOCK_MONOTONIC,
+		  1,
+		  1,
+		  { -1, 0x7fffffff, 999999999 },
+		  0 },
+	};
+	static const u32 alarm3ms[4] = { 0, 0, 0, 3000 }; /* it_interval 0, it_value 3 ms */
+
+	for (u32 i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		s32 left[4] = { 0, 0, 0, 0 };
+		u64 sec;
+		long r;
+
+		SYS3(SYS_setitimer, ITIMER_REAL, alarm3ms, 0);
+		if (cases[i].nr == SYS_nanosleep)
+			r = SYS2(SYS_nanosleep, cases[i].w, left);
+		else
+			r = SYS4(cases[i].nr, cases[i].clock, cases[i].flags, cases[i].w, left);
+		if (r != -EINTR)
+			return "a sleep of centuries did not end by the alarm with EINTR";
+		sec = (u32)left[0] | (cases[i].is64 ? (u64)(u32)left[1] << 32 : 0);
+		if (sec < cases[i].min_left)
+			return "an interrupted sleep of centuries reports less than that remaining";
+	}
+	return NULL;
+}
+
 /* Scenarios of several calls, each returning 0 or the failure's description. */
-static const char *(*const scenarios[])(void) = { tls_refused, tls_cleared_under_fs, NULL };
+static const char *(*const scenarios[])(void) = { tls_refused, tls_cleared_under_fs, long_sleeps,
+						  NULL };
 
 static void run_regressions(void)
 {
@@ -1951,35 +2044,157 @@ static u64 seed_from_clock(void)
 
 static u64 ncalls = 1000000, trace_from = ~0ULL;
 
+/* One fuzzed call, made and judged. */
+static void one_call(void)
+{
+	long ret;
+
+	gen_call(&cur);
+	calls_made++;
+	if (call_index >= trace_from)
+		say("sysfuzz: #%llu %s(%u) (0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x)\n",
+		    (unsigned long long)call_index, call_name(cur.nr), cur.nr, cur.a[0], cur.a[1],
+		    cur.a[2], cur.a[3], cur.a[4], cur.a[5]);
+	if (_setjmp(jb)) {
+		recover();
+		return;
+	}
+	armed = 1;
+	ret = run_call(&cur);
+	armed = 0;
+	if (!(cur.s && cur.s->tame == T_SIGRETURN))
+		check_result(&cur, ret);
+}
+
+/*
+ * Every page the program uses, made present now: while memory is
+ * exhausted, a page it touched for the first time would be its end (the
+ * out-of-memory SIGKILL). Text is read, data written back as it is, and
+ * the stack below here is touched deeper than any call goes.
+ */
+extern char __executable_start[], __data_start[];
+
+static void touch_stack(void)
+{
+	volatile char deep[256 * 1024];
+
+	for (u32 i = 0; i < sizeof(deep); i += PAGE / 2)
+		deep[i] = 0;
+}
+
+static void pretouch(void)
+{
+	for (volatile char *p = __executable_start; p < __data_start; p += PAGE)
+		(void)*p;
+	for (volatile char *p = __data_start; p < (char *)(uintptr_t)orig_brk; p += PAGE)
+		*p = *p;
+	touch_stack();
+}
+
+#define OOM_BASE  0x50000000u /* far from the playground and the layout */
+#define OOM_SIZE  0x20000000u /* more than any machine this boots on has */
+#define OOM_CALLS 5000
+
+/*
+ * Memory exhausted: an anonymous area filled with BusyBox's bytes until the
+ * kernel has no page left, the arena's pages dropped so that the kernel
+ * needs new ones to write there, then OOM_CALLS fuzzed calls, then all of
+ * it given back. The kernel must answer (EFAULT, ENOMEM...), not fault.
+ */
+static void oom_phase(void)
+{
+	u32 filled = 0, info[16];
+	long fd, r = 0;
+
+	if (SYS3(SYS_mprotect, OOM_BASE, PAGE, PROT_READ) != -ENOMEM ||
+	    raw_syscall(SYS_mmap2, OOM_BASE, OOM_SIZE, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != (long)OOM_BASE) {
+		fail("memory exhaustion: cannot map 0x%x bytes at 0x%x", OOM_SIZE, OOM_BASE);
+		return;
+	}
+	fd = SYS3(SYS_open, "/bin/busybox", O_RDONLY, 0);
+	while (fd >= 0 && filled < OOM_SIZE) {
+		SYS3(SYS_lseek, fd, 0, SEEK_SET);
+		r = SYS3(SYS_read, fd, OOM_BASE + filled, 1u << 20);
+		if (r <= 0)
+			break;
+		filled += (u32)r;
+	}
+	SYS3(SYS_madvise, ARENA, ARENA_PAGES * PAGE, MADV_DONTNEED);
+	SYS1(SYS_sysinfo, info);
+	say("sysfuzz: memory exhausted: %u KiB filled (the last read: %ld), %u KiB free; %u "
+	    "calls\n",
+	    filled >> 10, r, (info[5] * (info[13] ? info[13] : 1)) >> 10, OOM_CALLS);
+	for (u32 i = 0; i < OOM_CALLS; i++, call_index++)
+		one_call();
+	SYS2(SYS_munmap, OOM_BASE, OOM_SIZE);
+	if (fd >= 0)
+		SYS1(SYS_close, fd);
+}
+
 /* The million calls. Nothing here lives in a register across the _setjmp. */
 static void fuzz(void)
 {
 	for (call_index = 0; call_index < ncalls; call_index++) {
-		long ret;
-
 		if (call_index % VERIFY_EVERY == 0)
 			verify();
 		if (call_index % 512 == 0)
 			housekeeping();
-		gen_call(&cur);
-		calls_made++;
-		if (call_index >= trace_from)
-			say("sysfuzz: #%llu %s(%u) (0x%x, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x)\n",
-			    (unsigned long long)call_index, call_name(cur.nr), cur.nr, cur.a[0],
-			    cur.a[1], cur.a[2], cur.a[3], cur.a[4], cur.a[5]);
-		else if (call_index && call_index % 100000 == 0)
+		if (call_index && call_index % 100000 == 0)
 			say("sysfuzz: %llu calls\n", (unsigned long long)call_index);
-		if (_setjmp(jb)) {
-			recover();
-			continue;
-		}
-		armed = 1;
-		ret = run_call(&cur);
-		armed = 0;
-		if (cur.s && cur.s->tame == T_SIGRETURN)
-			continue;
-		check_result(&cur, ret);
+		if (call_index == ncalls / 2 && ncalls >= 20000)
+			oom_phase();
+		one_call();
 	}
+}
+
+/*
+ * What the kernel must clean up when the program ends: interval timers
+ * running, a blocked signal pending, descriptors open.
+ */
+static void leave_state(void)
+{
+	static const u32 every_ms[4] = { 0, 1000, 0, 1000 };
+	u64 usr2 = 1ULL << (SIGUSR2 - 1);
+
+	for (u32 which = 0; which < 3; which++)
+		SYS3(SYS_setitimer, which, every_ms, 0);
+	SYS4(SYS_rt_sigprocmask, SIG_BLOCK, &usr2, 0, 8);
+	SYS2(SYS_kill, SYS0(SYS_getpid), SIGUSR2);
+}
+
+/*
+ * sysfuzz -x HOW: the ways a program must die, not the kernel: a signal
+ * that cannot be delivered, its stack being the kernel's (stack), or its
+ * handler faulting in turn (handler), or a forged sigreturn frame that
+ * leaves it with no stack at an address that faults (sigreturn). Linux
+ * kills it with SIGSEGV each time.
+ */
+static int die(const char *how)
+{
+	say("sysfuzz: dying by %s\n", how);
+	if (!strcmp(how, "stack")) {
+		__asm__ volatile("mov $0xc0001000, %%esp\n\tud2" : : : "memory");
+	} else if (!strcmp(how, "handler")) {
+		struct ksigaction ka = { (void (*)(int, siginfo_t *, void *))0x1000,
+					 SA_SIGINFO | KSA_RESTORER,
+					 restore_rt,
+					 { 0, 0 } };
+
+		SYS4(SYS_rt_sigaction, SIGSEGV, &ka, 0, 8);
+		*(volatile u32 *)(uintptr_t)UNMAPPED = 1;
+	} else if (!strcmp(how, "sigreturn")) {
+		u32 esp = SCRATCH + PAGE + 2048, *sc = (u32 *)(uintptr_t)esp;
+
+		memset(sc, 0, 88);
+		sc[3] = sc[2] = saved_ds;
+		sc[7] = sc[17] = 0xc0001000; /* esp */
+		sc[14] = 0x1000;	     /* eip */
+		sc[16] = 0x202;
+		forge_sigreturn(119, esp);
+	}
+	say("sysfuzz: survived %s\n", how);
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -1989,7 +2204,7 @@ int main(int argc, char **argv)
 
 	if (dup2(STDOUT_FILENO, PRIV_FD) != PRIV_FD)
 		return 2;
-	while ((opt = getopt(argc, argv, "s:n:t:v")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:t:vx:")) != -1) {
 		if (opt == 's') {
 			seed = strtoull(optarg, NULL, 0);
 			have_seed = 1;
@@ -1999,8 +2214,14 @@ int main(int argc, char **argv)
 			trace_from = strtoull(optarg, NULL, 0);
 		} else if (opt == 'v') {
 			verbose = 1;
+		} else if (opt == 'x') {
+			save_state();
+			map_layout();
+			install_handlers();
+			return die(optarg);
 		} else {
-			say("usage: sysfuzz [-s SEED] [-n CALLS] [-t FIRST-CALL-TO-TRACE] [-v]\n");
+			say("usage: sysfuzz [-s SEED] [-n CALLS] [-t FIRST-CALL-TO-TRACE] [-v] [-x "
+			    "HOW]\n");
 			return 2;
 		}
 	}
@@ -2012,6 +2233,7 @@ int main(int argc, char **argv)
 	save_state();
 	tables();
 	map_layout();
+	pretouch();
 	install_handlers();
 	run_regressions();
 	reset_fds();
@@ -2024,5 +2246,6 @@ int main(int argc, char **argv)
 	verify();
 	summary(seed);
 	say("sysfuzz: %u failed\n", failures);
+	leave_state();
 	return failures ? 1 : 0;
 }
