@@ -1141,6 +1141,7 @@ static void map_layout(void)
 	fill_pattern(GUARD3);
 	fill_pattern(RO1);
 	fill_pattern(RO2);
+	mprotect((void *)(uintptr_t)SCRATCH, PAGE, PROT_READ | PROT_WRITE | PROT_EXEC);
 	mprotect((void *)(uintptr_t)RO1, PAGE, PROT_READ);
 	mprotect((void *)(uintptr_t)RO2, PAGE, PROT_READ);
 	fill_input();
@@ -1739,6 +1740,135 @@ static void forge_frame(u32 nr)
 	forge_sigreturn((long)nr, esp);
 }
 
+/* --- instructions ring 3 may not complete --- */
+
+#define TRAP_CODE (SCRATCH + 2048) /* the scratch's first page is executable */
+#define TRAP_DATA (SCRATCH + 3072)
+
+struct trap {
+	const char *name;
+	const char *code; /* machine code; "ret" is appended */
+	unsigned char len;
+	unsigned char may_complete; /* Linux too may let it through (CR0.AM, CR4 bits) */
+};
+
+/*
+ * Each must end in a signal, never in the kernel and never done: the
+ * privileged instructions, software interrupts to vectors the kernel
+ * keeps to itself, far transfers to its selectors, its memory, and the
+ * faults a program may cause (divide, x87 and SSE exceptions, single-step).
+ * The bytes @ are patched: int's vector, or an address (no instruction
+ * here has a 0x40 byte of its own).
+ */
+#define T(name, code, may)                        \
+	{                                         \
+		name, code, sizeof(code) - 1, may \
+	}
+static const struct trap traps[] = {
+	T("ud2", "\x0f\x0b", 0),
+	T("int3", "\xcc", 0),
+	T("int N", "\xcd@", 0),
+	T("hlt", "\xf4", 0),
+	T("cli", "\xfa", 0),
+	T("sti", "\xfb", 0),
+	T("in 0x60", "\xe4\x60", 0),
+	T("out 0xf4 (QEMU's exit port)", "\xe6\xf4", 0),
+	T("divide by zero", "\x31\xc0\xf7\xf0", 0),
+	T("mov to cr0", "\x0f\x22\xc0", 0),
+	T("mov from cr0", "\x0f\x20\xc0", 0),
+	T("wrmsr", "\x0f\x30", 0),
+	T("rdmsr", "\x0f\x32", 0),
+	T("rdpmc", "\x0f\x33", 1),
+	T("sysenter", "\x0f\x34", 0),
+	T("sysexit", "\x0f\x35", 0),
+	T("syscall", "\x0f\x05", 0),
+	T("clts", "\x0f\x06", 0),
+	T("invd", "\x0f\x08", 0),
+	T("wbinvd", "\x0f\x09", 0),
+	T("lgdt", "\x0f\x01\x10", 0),
+	T("lidt", "\x0f\x01\x18", 0),
+	T("lldt", "\x0f\x00\xd0", 0),
+	T("ltr", "\x0f\x00\xd8", 0),
+	T("mov to dr7", "\x0f\x23\xf8", 0),
+	T("kernel data segment into ds", "\x66\xb8\x10\x00\x8e\xd8", 0),
+	T("bad selector into ss", "\x66\xb8\x2b\x00\x8e\xd0", 0),
+	T("far call to the kernel's code", "\x9a\x00\x00\x10\x00\x08\x00", 0),
+	T("far jump to a data selector", "\xea\x00\x00\x10\x00\x10\x00", 0),
+	T("iret to ring 0", "\x68\x02\x02\x00\x00\x6a\x08\x68\x00\x00\x10\x00\xcf", 0),
+	T("lock nop", "\xf0\x90", 0),
+	T("instruction of 16 bytes",
+	  "\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x90", 0),
+	T("into", "\xb8\xff\xff\xff\x7f\x83\xc0\x01\xce", 0),
+	T("bound", "\xb8\x05\x00\x00\x00\xb9@@@@\x62\x01", 0),
+	T("jump into the kernel", "\xb8\x00\x10\x00\xc0\xff\xe0", 0),
+	T("jump to the kernel's text", "\xb8\x00\x00\x10\x00\xff\xe0", 0),
+	T("write the kernel's text", "\xc7\x05\x00\x10\x10\x00\xef\xbe\xad\xde", 0),
+	T("write the kernel's data", "\xc7\x05\x00\x00\x20\x00\xef\xbe\xad\xde", 0),
+	T("write the local APIC", "\xc7\x05\xb0\x00\xe0\xfe\x00\x00\x00\x00", 0),
+	T("read the kernel", "\xa1\x00\x00\x10\x00", 0),
+	T("write a read-only page", "\xc7\x05@@@@\xef\xbe\xad\xde", 0),
+	T("x87 divide by zero, unmasked", "\xdb\xe3\xd9\x2d@@@@\xd9\xe8\xd9\xee\xde\xf9\x9b", 0),
+	/* QEMU's TCG never raises #XM: the division completes there */
+	T("SSE 0/0, unmasked", "\x0f\xae\x15@@@@\x0f\x57\xc0\xf3\x0f\x5e\xc0", 1),
+	T("single step", "\x9c\x81\x0c\x24\x00\x01\x00\x00\x9d\x90", 0),
+	T("misaligned with AC set",
+	  "\x9c\x81\x0c\x24\x00\x00\x04\x00\x9d\x8b\x44\x24\x01\x9c\x81\x24\x24\xff\xff\xfb"
+	  "\xff\x9d",
+	  1),
+};
+#undef T
+#define NTRAPS (sizeof(traps) / sizeof(traps[0]))
+
+static u32 traps_made, traps_done, trap_done[NTRAPS];
+
+/* The trap's code at TRAP_CODE, its patches filled in, then ret. */
+static void put_trap(const struct trap *t)
+{
+	unsigned char *c = (unsigned char *)(uintptr_t)TRAP_CODE;
+	u32 *d = (u32 *)(uintptr_t)TRAP_DATA;
+	u32 addr = TRAP_DATA, n = 0;
+
+	d[0] = 0x0360;		/* x87 control word: every exception unmasked */
+	d[1] = 0x1f80 & ~0x81u; /* MXCSR: invalid and divide-by-zero unmasked */
+	d[2] = 0;		/* bound's range: [0, 0] */
+	d[3] = 0;
+	if (!strcmp(t->name, "SSE 0/0, unmasked"))
+		addr = TRAP_DATA + 4;
+	else if (!strcmp(t->name, "bound"))
+		addr = TRAP_DATA + 8;
+	else if (!strcmp(t->name, "write a read-only page"))
+		addr = PICK(RO1, RO2) + 4 * below(PAGE / 4);
+	for (u32 i = 0; i < t->len; i++) {
+		if (t->code[i] != '@') {
+			c[i] = (unsigned char)t->code[i];
+		} else if (t->len == 2) { /* int N: any vector but the system call's */
+			do
+				c[i] = (unsigned char)below(256);
+			while (c[i] == 0x80);
+		} else {
+			c[i] = (unsigned char)(addr >> (8 * n++));
+		}
+	}
+	c[t->len] = 0xc3;
+}
+
+static void trap_call(void)
+{
+	const struct trap *t = &traps[below(NTRAPS)];
+
+	put_trap(t);
+	traps_made++;
+	((void (*)(void))(uintptr_t)TRAP_CODE)();
+	/* Still here: the instruction completed in ring 3. */
+	armed = 0;
+	__asm__ volatile("fninit\n\tldmxcsr %0" : : "m"(saved_mxcsr));
+	traps_done++;
+	trap_done[t - traps]++;
+	if (!t->may_complete)
+		fail("#%llu %s (%02x...) completed in ring 3", (unsigned long long)call_index,
+		     t->name, *(unsigned char *)(uintptr_t)(TRAP_CODE + (t->len == 2 ? 1 : 0)));
+}
+
 /* --- the regressions: calls that once broke the kernel, made first --- */
 
 struct regression {
@@ -2013,10 +2143,11 @@ static void summary(u64 seed)
 	say("sysfuzz: %llu calls, %u distinct numbers, %u errors outside Linux's set, %u bad "
 	    "results, %u implemented calls without an errno set, %u distinct (call, errno) "
 	    "pairs, %llu ENOSYS, %llu EFAULT, %u signals caught, %u faults jumped out of, %u "
-	    "forged sigreturns landed, guard pages %s, input region %s, read-only pages %s\n",
+	    "forged sigreturns landed, %u instructions that fault (%u completed), guard pages %s, "
+	    "input region %s, read-only pages %s\n",
 	    (unsigned long long)calls_made, count_bits(nr_seen, NR_MAX), outside, bad_results,
 	    no_table, pairs, (unsigned long long)enosys_seen, (unsigned long long)efault_seen, sigs,
-	    jumps, landings, damaged & 7 ? "WRITTEN" : "intact",
+	    jumps, landings, traps_made, traps_done, damaged & 7 ? "WRITTEN" : "intact",
 	    damaged & 32 ? "WRITTEN" : "intact", damaged & 24 ? "WRITTEN" : "intact");
 	for (u32 nr = 0; verbose && nr < NR_MAX; nr++) {
 		char line[400];
@@ -2030,6 +2161,9 @@ static void summary(u64 seed)
 		line[n] = '\0';
 		say("sysfuzz: %s:%s\n", spec_of[nr]->name, line);
 	}
+	for (u32 i = 0; verbose && i < NTRAPS; i++)
+		if (trap_done[i])
+			say("sysfuzz: %s completed %u times\n", traps[i].name, trap_done[i]);
 	say("sysfuzz: seed 0x%llx (init=/bin/sysfuzz -- -s 0x%llx replays it)\n",
 	    (unsigned long long)seed, (unsigned long long)seed);
 }
@@ -2044,11 +2178,24 @@ static u64 seed_from_clock(void)
 
 static u64 ncalls = 1000000, trace_from = ~0ULL;
 
+static void one_trap(void)
+{
+	if (_setjmp(jb)) {
+		recover();
+		return;
+	}
+	armed = 1;
+	trap_call();
+	armed = 0;
+}
+
 /* One fuzzed call, made and judged. */
 static void one_call(void)
 {
 	long ret;
 
+	if (chance(1) && chance(50)) /* one call in 200: an instruction first */
+		one_trap();
 	gen_call(&cur);
 	calls_made++;
 	if (call_index >= trace_from)
