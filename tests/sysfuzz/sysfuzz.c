@@ -285,6 +285,9 @@ void sig_entry(int sig, siginfo_t *si, void *uc);
 __asm__(".text\n"
 	".globl sig_entry\n"
 	"sig_entry:\n"
+	"	pushf\n" /* AC off first: Linux leaves it set in a handler */
+	"	andl $0xfffbffff, (%esp)\n"
+	"	popf\n"
 	"	mov saved_gs, %eax\n"
 	"	mov %ax, %gs\n"
 	"	mov saved_fs, %eax\n"
@@ -1811,7 +1814,8 @@ static const struct trap traps[] = {
 	/* QEMU's TCG never raises #XM: the division completes there */
 	T("SSE 0/0, unmasked", "\x0f\xae\x15@@@@\x0f\x57\xc0\xf3\x0f\x5e\xc0", 1),
 	T("single step", "\x9c\x81\x0c\x24\x00\x01\x00\x00\x9d\x90", 0),
-	T("misaligned with AC set",
+	/* QEMU's TCG never checks alignment (no #AC), whatever CR0.AM says */
+	T("misaligned with EFLAGS.AC set",
 	  "\x9c\x81\x0c\x24\x00\x00\x04\x00\x9d\x8b\x44\x24\x01\x9c\x81\x24\x24\xff\xff\xfb"
 	  "\xff\x9d",
 	  1),
