@@ -155,6 +155,10 @@ format:
 clean:
 	rm -rf build
 
+# musl's gcc specs, pointing into Debian's unpacked musl-dev:i386 (its rule
+# is in mk/user.mk): named here, as other mk/ files read before it use it.
+MUSL_SPECS := build/x86/user/musl.specs
+
 # Other areas keep their rules beside their code.
 include $(wildcard mk/*.mk)
 

@@ -285,6 +285,9 @@ static const char *init_argv(const char **argv, char *path, size_t pathlen)
 	return path;
 }
 
+/* The TSC when the loader jumped to the kernel */
+static u64 entry_tsc;
+
 /*
  * The first program: when it ends, so does the machine. Without an
  * initramfs, or without the program, the demonstration and shell run.
@@ -303,6 +306,9 @@ static void run_init(void)
 		return;
 	}
 	init_argv(argv, path, sizeof(path));
+	/* The milestones before init's first instruction (bench/syscall) */
+	dz_printk("boot: kernel entered at guest ns %llu, init started at guest ns %llu\n",
+		  (unsigned long long)tsc_to_ns(entry_tsc), (unsigned long long)tsc_now_ns());
 	pid = proc_spawn(path, argv, envp);
 	if (pid < 0) {
 		dz_printk("init: cannot run %s, running the kernel's shell\n", path);
@@ -387,6 +393,7 @@ static void print_memory(void)
 
 _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 {
+	entry_tsc = rdtsc(); /* what the firmware and the loader took */
 	kimage_sum_at_boot();
 	serial_init();
 	gdt_init();

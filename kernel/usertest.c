@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * usertest on the command line: the user-space check program (from the
- * initramfs) checks the system calls from ring 3 and prints what it saw;
- * then programs that fault on purpose must be killed with a message while
- * the kernel carries on; then the in-kernel self-test must still pass.
+ * initramfs), built with musl and with glibc, checks the system calls from
+ * ring 3 and prints what it saw; then programs that fault on purpose must
+ * be killed with a message while the kernel carries on; then the in-kernel
+ * self-test must still pass.
  */
 #include <kernel/user.h>
 #include <kernel/proc.h>
@@ -14,21 +15,28 @@
 static const char *const faults[] = { "fault=segment", "fault=ud", "fault=privileged",
 				      "fault=div" };
 
-int usertest_program(const char *arg)
+int usertest_program(const char *path, const char *arg)
 {
-	const char *const argv[] = { USERTEST_PROGRAM, arg, NULL };
+	const char *const argv[] = { path, arg, NULL };
 	const char *const envp[] = { "HOME=/", NULL };
-	int pid = proc_spawn(USERTEST_PROGRAM, argv, envp);
+	int pid = proc_spawn(path, argv, envp);
 
 	return pid < 0 ? pid : proc_wait(pid);
 }
 
-static int run_init(void)
+/* The checks, once per C library: the kernel must look the same to both. */
+static int run_checks(void)
 {
-	int status = usertest_program("test");
+	static const char *const progs[] = { USERTEST_PROGRAM, USERTEST_GLIBC };
+	int bad = 0;
 
-	dz_printk("user: %s test: wait status 0x%x\n", USERTEST_PROGRAM, (unsigned int)status);
-	return status != 0;
+	for (unsigned int i = 0; i < ARRAY_SIZE(progs); i++) {
+		int status = usertest_program(progs[i], "test");
+
+		dz_printk("user: %s test: wait status 0x%x\n", progs[i], (unsigned int)status);
+		bad += status != 0;
+	}
+	return bad;
 }
 
 static int run_faults(void)
@@ -36,7 +44,7 @@ static int run_faults(void)
 	int bad = 0;
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(faults); i++) {
-		int status = usertest_program(faults[i]);
+		int status = usertest_program(USERTEST_PROGRAM, faults[i]);
 		bool killed = status > 0 && (status & 0x7f);
 
 		dz_printk("usertest: %s killed=%d\n", faults[i], killed);
@@ -47,7 +55,7 @@ static int run_faults(void)
 
 int usertest_run(void)
 {
-	int init_bad = run_init(), fault_bad = run_faults(), self;
+	int init_bad = run_checks(), fault_bad = run_faults(), self;
 
 	user_stat_print();
 	self = selftest_run();

@@ -40,3 +40,28 @@ $(BENCH_TC): | $(VB)/libdynhz.a
 endif
 
 -include $(CONV_OBJ:.o=.d)
+
+# bench/syscall: one source as a static i386 program with glibc and with
+# musl, booted as init on the reference kernel, and as the host's own
+# static program (x86-64: the host may lack the kernel's 32-bit layer).
+# musl is Debian's musl-dev:i386 through the specs file of mk/user.mk; the
+# specs' link line replaces gcc's, so -m32's "-m elf_i386" is given again.
+SYSB_OUT	:= $(BENCH_OUT)/syscall
+SYSB_SRC	:= bench/syscall/sysbench.c
+SYSB_CFLAGS	:= $(DZ_STD) $(DZ_WARN) -O2 $(CFLAGS)
+
+.PHONY: bench-syscall bench-syscall-musl
+bench-syscall: $(SYSB_OUT)/sysbench-glibc $(SYSB_OUT)/sysbench-host
+bench-syscall-musl: $(SYSB_OUT)/sysbench-musl
+
+$(SYSB_OUT)/sysbench-glibc: $(SYSB_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) -m32 -static $(SYSB_CFLAGS) $< -o $@
+
+$(SYSB_OUT)/sysbench-host: $(SYSB_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) -static $(SYSB_CFLAGS) $< -o $@
+
+$(SYSB_OUT)/sysbench-musl: $(SYSB_SRC) $(MUSL_SPECS)
+	@mkdir -p $(dir $@)
+	$(CC) -m32 -static -specs $(MUSL_SPECS) -Wl,-m,elf_i386 $(SYSB_CFLAGS) $< -o $@

@@ -1,13 +1,14 @@
 #!/bin/bash
 # Installs the Debian packages a target needs, when they are missing.
-#   scripts/deps.sh check|bench|run|kernel|initramfs
+#   scripts/deps.sh check|bench|run|kernel|initramfs|user
 # As root it uses apt-get; otherwise it says what to install and fails.
 set -e
 want=(gcc make)
 case "${1:-check}" in
 check) want+=(libcmocka-dev libcmocka-dev:i386 gcc-multilib binutils valgrind clang libclang-rt-14-dev qemu-system-x86 qemu-user pkgconf clang-format xz-utils gzip gnuplot-nox cpio) ;;
-bench) want+=(valgrind libev-dev libevent-dev libuv1-dev gnuplot-nox gcc-multilib libcmocka-dev qemu-system-x86 time xz-utils) ;;
-initramfs) want+=(cpio) ;;
+bench) want+=(valgrind libev-dev libevent-dev libuv1-dev gnuplot-nox gcc-multilib libcmocka-dev qemu-system-x86 time xz-utils cpio gdb) ;;
+initramfs) want+=(cpio gcc-multilib) ;;
+user) want+=(gcc-multilib) ;;
 run | kernel) want+=(qemu-system-x86 qemu-user gcc-multilib) ;;
 esac
 

@@ -221,7 +221,7 @@ static u64 cal_sample(void)
 /* Counts the timer's input clock against the PIT (whose interrupt stays in use). */
 static void calibrate(void)
 {
-	u64 khz;
+	u64 khz, start = rdtsc();
 
 	apic_write(APIC_TIMER_DIV, APIC_TIMER_DIV_1);
 	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | LAPIC_TIMER_VECTOR);
@@ -233,8 +233,9 @@ static void calibrate(void)
 	lapic_clockevent.freq_hz = timer_rate;
 	lapic_clockevent.min_delta_ticks = 1;
 	lapic_clockevent.max_delta_ticks = U32_MAX;
-	dz_printk("lapic: timer %llu.%03llu MHz, calibrated against the PIT\n",
-		  (unsigned long long)(khz / 1000), (unsigned long long)(khz % 1000));
+	dz_printk("lapic: timer %llu.%03llu MHz, calibrated against the PIT in %llu us\n",
+		  (unsigned long long)(khz / 1000), (unsigned long long)(khz % 1000),
+		  (unsigned long long)(tsc_to_ns(rdtsc() - start) / 1000));
 }
 
 void lapic_timer_route(struct clock_event_device *dev)

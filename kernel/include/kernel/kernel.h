@@ -21,14 +21,20 @@ void shell_run(void);
 int selftest_run(void);
 
 /*
- * The user-space test: init's system-call checks from ring 3, faulting
- * programs, then selftest_run(); returns the number of failures.
+ * The user-space test: the check program's system-call checks from ring 3,
+ * built with musl and with glibc, faulting programs, then selftest_run();
+ * returns the number of failures.
  */
 int usertest_run(void);
 
-/* The user-space check program, in the initramfs; its wait status (or -errno). */
+/*
+ * The user-space check program in the initramfs (user/usertest.c), built
+ * with musl and with glibc; runs `path arg` and returns its wait status
+ * (or -errno).
+ */
 #define USERTEST_PROGRAM "/sbin/usertest"
-int usertest_program(const char *arg);
+#define USERTEST_GLIBC	 "/sbin/usertest-glibc"
+int usertest_program(const char *path, const char *arg);
 
 /*
  * cputest=<seconds>: user, kernel-thread and idle time made on purpose,
