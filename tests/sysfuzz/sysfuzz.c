@@ -1520,37 +1520,58 @@ static long invoke(const struct call *c)
 
 static unsigned char statbuf[144] __attribute__((aligned(8))); /* struct stat64, and room */
 
-static int is_console(u32 fd)
+enum { FILE_PLAIN, FILE_TTY, FILE_PIPE };
+
+/* What fd is: the console (a tty), a pipe or socket (which may block as well), or else. */
+static int fd_kind(u32 fd)
 {
+	u32 mode;
+
 	if (fd >= 64 || SYS2(SYS_fstat64, fd, statbuf) != 0)
-		return 0;
-	return S_ISCHR(*(u32 *)(statbuf + 16)); /* st_mode */
+		return FILE_PLAIN;
+	mode = *(u32 *)(statbuf + 16); /* st_mode */
+	if (S_ISCHR(mode))
+		return FILE_TTY;
+	return S_ISFIFO(mode) || S_ISSOCK(mode) ? FILE_PIPE : FILE_PLAIN;
 }
 
-/* A read of the console must not wait for a line nobody types. */
+static void set_nonblock(u32 fd)
+{
+	long fl = SYS2(SYS_fcntl64, fd, F_GETFL);
+
+	if (fl >= 0)
+		SYS3(SYS_fcntl64, fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/* A read of the console or a pipe must not wait for what nobody will write. */
 static void console_read_tame(const struct call *c)
 {
-	long fl;
-
-	if (!is_console(c->a[0]))
-		return;
-	fl = SYS2(SYS_fcntl64, c->a[0], F_GETFL);
-	if (fl >= 0)
-		SYS3(SYS_fcntl64, c->a[0], F_SETFL, fl | O_NONBLOCK);
+	if (fd_kind(c->a[0]) != FILE_PLAIN)
+		set_nonblock(c->a[0]);
 }
 
-/* The console gets a newline, a bad pointer or nothing: the log stays readable. */
+/*
+ * The console gets a newline, a bad pointer or nothing: the log stays
+ * readable. A full pipe must not make a write wait.
+ */
 static void console_write_tame(struct call *c, int vec)
 {
-	if (!is_console(c->a[0]))
+	u32 how = below(3), bad = ptr_bad(); /* drawn whatever the file: the stream is the seed's */
+
+	switch (fd_kind(c->a[0])) {
+	case FILE_PIPE:
+		set_nonblock(c->a[0]);
 		return;
-	switch (below(3)) {
+	case FILE_PLAIN:
+		return;
+	}
+	switch (how) {
 	case 0:
 		c->a[1] = vec ? INP + IN_CONSOLE + 16 : INP + IN_CONSOLE;
 		c->a[2] = 1;
 		break;
 	case 1:
-		c->a[1] = ptr_bad();
+		c->a[1] = bad;
 		break;
 	default:
 		c->a[2] = 0;
