@@ -8,13 +8,15 @@
  * nothing, across the end of a page into a hole, into read-only pages,
  * misaligned, with huge lengths, bad descriptors and random flags.
  *
- *	sysfuzz [-s SEED] [-n CALLS] [-t N]
+ *	sysfuzz [-s SEED] [-n CALLS] [-t N] [-v] [-x HOW]
  *
  * (-t N prints each call from the Nth on, before it is made; -v the errnos
  * each call gave, at the end; -x HOW dies as die() says, for check.sh.)
- * Halfway, memory is exhausted for a few thousand calls (oom_phase()); at
- * the end, timers, a pending signal and descriptors are left for the
- * kernel to clean up.
+ * One call in 200 is preceded by an instruction ring 3 may not complete
+ * (traps[]). Halfway, memory is exhausted for a few thousand calls
+ * (oom_phase()); at the end, timers, a pending signal and descriptors are
+ * left for the kernel to clean up.
+ *
  * The calls come from the seed alone (never from what earlier calls
  * returned), so a seed replays the same calls. What is checked:
  *  - every result is success or -errno with an errno Linux can return for
@@ -88,11 +90,12 @@ typedef uint64_t u64;
 #define UNMAPPED      0x30000000u /* nothing is ever mapped from here to BASE */
 #define UNMAPPED_SIZE 0x10000000u
 
-/* The input region's parts (offsets into IN). */
+/* The input region's parts (offsets into INP). */
 #define IN_PATHS   0	      /* NUL-terminated paths, paths[] says where */
 #define IN_LONG	   (4 * PAGE) /* a 5000-byte path, no NUL within 4096 */
 #define IN_IOVS	   (7 * PAGE) /* iovec arrays */
 #define IN_WORDS   (8 * PAGE) /* words of typical values: structures read by the kernel */
+#define WORDS_SIZE (7 * PAGE) /* up to the console's text */
 #define IN_CONSOLE (IN_PAGES * PAGE - 64) /* text for writes to the console */
 
 static const char *const path_list[] = {
@@ -772,7 +775,7 @@ static u32 ptr_in(void)
 	u32 r = below(100);
 
 	if (r < 45)
-		return INP + IN_WORDS + offset_in(4 * PAGE - 128);
+		return INP + IN_WORDS + offset_in(WORDS_SIZE - 128);
 	if (r < 50)
 		return INP + IN_PAGES * PAGE - 1 - below(64); /* into the read-only page */
 	if (r < 55)
@@ -793,7 +796,7 @@ static u32 ptr_path(void)
 	if (r < 78)
 		return ARENA + below(ARENA_PAGES * PAGE);
 	if (r < 82)
-		return INP + IN_WORDS + below(4 * PAGE);
+		return INP + IN_WORDS + below(WORDS_SIZE);
 	return ptr_bad();
 }
 
@@ -1116,7 +1119,7 @@ static void fill_input(void)
 		}
 	}
 	w = (u32 *)(uintptr_t)(INP + IN_WORDS);
-	for (u32 i = 0; i < 4 * PAGE / 4; i++)
+	for (u32 i = 0; i < WORDS_SIZE / 4; i++)
 		w[i] = typical_word();
 	in[IN_CONSOLE] = '\n';
 	w = (u32 *)(uintptr_t)(INP + IN_CONSOLE + 16);
