@@ -291,8 +291,8 @@ static void clear_plan(struct elf_plan *plan, u32 top)
 	plan->exec_stack = true;
 }
 
-int elf_load_plan(const void *img, size_t len, u32 load_bias_for_pie, struct elf_plan *plan,
-		  char *err, size_t errlen)
+static int load_plan(const void *img, size_t len, u32 load_bias_for_pie, struct elf_plan *plan,
+		     char *err, size_t errlen)
 {
 	struct errbuf e = { err, errlen, 0 };
 	const u8 *p = img;
@@ -328,6 +328,20 @@ int elf_load_plan(const void *img, size_t len, u32 load_bias_for_pie, struct elf
 	if (!plan->nmaps)
 		return fail(&e, "no PT_LOAD segment");
 	return finish(plan, p, &eh, &e);
+}
+
+int elf_load_plan(const void *img, size_t len, u32 load_bias_for_pie, struct elf_plan *plan,
+		  char *err, size_t errlen)
+{
+	struct errbuf e = { err, errlen, 0 };
+
+	if (!load_plan(img, len, load_bias_for_pie, plan, err, errlen))
+		return 0;
+	/* The errno exec answers, as Linux's binfmt_elf for a program it cannot use. */
+	while (e.at < errlen && err[e.at])
+		e.at++;
+	err_str(&e, ": ENOEXEC");
+	return -1;
 }
 
 /*

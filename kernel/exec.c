@@ -186,21 +186,22 @@ static int build_stack(struct mm *mm, const struct elf_plan *plan, const char *a
 
 static const char *errname(int err)
 {
+	/* Each with the errno it answers, as Linux's execve would. */
 	switch (-err) {
 	case ENOENT:
-		return "no such file";
+		return "no such file: ENOENT";
 	case ENOTDIR:
-		return "a path component is not a directory";
+		return "a path component is not a directory: ENOTDIR";
 	case ELOOP:
-		return "too many symbolic links";
+		return "too many symbolic links: ELOOP";
 	case ENAMETOOLONG:
-		return "name too long";
+		return "name too long: ENAMETOOLONG";
 	case EACCES:
-		return "not a regular file";
+		return "not a regular file with an execute bit: EACCES";
 	case ENOMEM:
-		return "out of memory";
+		return "out of memory: ENOMEM";
 	case E2BIG:
-		return "arguments too long for the stack";
+		return "arguments too long for the stack: E2BIG";
 	default:
 		return "cannot be loaded";
 	}

@@ -121,7 +121,7 @@ static long copy_state(struct proc *child, const struct proc *parent, u32 flags,
 	child->sig.blocked = parent->sig.blocked;
 	memcpy(child->tls, parent->tls, sizeof(child->tls));
 	copy_fpu(child);
-	return (flags & CLONE_SETTLS) ? tls_set(child, tls, false) : 0;
+	return (flags & CLONE_SETTLS) ? tls_set(child, tls, false, NULL) : 0;
 }
 
 /* The child's address space: a copy, or the parent's lent for a vfork. */

@@ -14,6 +14,7 @@
  *				exits the machine powers off: success if its status
  *				is 0. With no initramfs or no such program: the
  *				demonstration and the shell
+ *	selftest_after_init	when init has ended, the self-test too (tests/sysfuzz)
  *	idletest=<s>		idle s seconds with one 1 Hz timer, count the wakeups, exit
  *	cputest=<s>		init, a busy thread that exits, s seconds idle, cpu times, exit
  *	ticktest=<n>		the cost of the timer tick over n ticks of a busy CPU, exit
@@ -50,6 +51,7 @@
 #include <kernel/proc.h>
 #include <kernel/mm.h>
 #include <kernel/vfs.h>
+#include <kernel/kimage.h>
 #include <asm/paging.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/printk.h>
@@ -165,7 +167,8 @@ static void crash_on_request(void)
  */
 static void flags_check(void)
 {
-	static const char *const flags[] = { "selftest", "usertest", "noshell", "nowrap" };
+	static const char *const flags[] = { "selftest", "usertest", "noshell", "nowrap",
+					     "selftest_after_init" };
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(flags); i++) {
 		const char *const names[] = { flags[i], NULL };
@@ -313,6 +316,11 @@ static void run_init(void)
 	}
 	status = proc_wait(pid);
 	proc_report_status("init", status);
+	/* What init did may have harmed the kernel: its image, then its own tests. */
+	if (!kimage_check())
+		status = -1;
+	if (cmdline_has("selftest_after_init") && selftest_run())
+		status = -1;
 	machine_exit(status ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 }
 
@@ -386,6 +394,7 @@ static void print_memory(void)
 _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 {
 	entry_tsc = rdtsc(); /* what the firmware and the loader took */
+	kimage_sum_at_boot();
 	serial_init();
 	gdt_init();
 	idt_init();

@@ -35,12 +35,11 @@ SYSCALL_DEFINE0(getpgrp)
 	return proc_current()->pgid;
 }
 
+/* As Linux's do_getpgid() and getsid(): pid 0 is the caller; no such pid, negative ones too, -ESRCH. */
 static long pid_field(int pid, bool sid)
 {
 	struct proc *p = pid ? proc_find(pid) : proc_current();
 
-	if (pid < 0)
-		return -EINVAL;
 	if (!p)
 		return -ESRCH;
 	return sid ? p->sid : p->pgid;

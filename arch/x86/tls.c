@@ -11,6 +11,7 @@
 #include <kernel/errno.h>
 #include <asm/desc.h>
 #include <asm/tls.h>
+#include <asm/irq.h>
 
 /* struct user_desc, as <asm/ldt.h> has it: three words and a word of bit fields. */
 struct user_desc {
@@ -36,11 +37,32 @@ _Static_assert(sizeof(struct user_desc) == 16, "user_desc is 16 bytes on i386");
 #define DESC_DB		(1ULL << 54)
 #define DESC_G		(1ULL << 55)
 
-/* Linux's "empty" descriptor: what a program passes to clear a slot. */
+#define UD_BITS 0x7fU /* the flags i386 has; Linux ignores the word's other bits */
+
+/*
+ * The two ways to ask for "no segment" (Linux's LDT_empty and LDT_zero):
+ * read-only and not present, or every field zero.
+ */
 static bool ud_empty(const struct user_desc *u)
 {
+	u32 f = u->flags & UD_BITS;
+
 	return !u->base_addr && !u->limit &&
-	       (u->flags & ~UD_USEABLE) == (UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT);
+	       (f == (UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT) || f == 0);
+}
+
+/*
+ * Linux's tls_desc_okay(): anything else must be a present 32-bit data
+ * segment. %gs or %fs may hold the slot, and the kernel reloads them on
+ * every return to ring 3: a segment that cannot be loaded would fault
+ * there, in the kernel.
+ */
+static bool ud_okay(const struct user_desc *u)
+{
+	if (ud_empty(u))
+		return true;
+	return (u->flags & UD_SEG_32BIT) && ((u->flags >> UD_CONTENTS_SHIFT) & 3) <= 1 &&
+	       !(u->flags & UD_SEG_NOT_PRESENT);
 }
 
 static u64 ud_to_desc(const struct user_desc *u)
@@ -76,13 +98,34 @@ static void desc_to_ud(u64 d, struct user_desc *u)
 		u->flags = UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT;
 }
 
-long tls_set(struct proc *p, u32 uinfo, bool can_allocate)
+/*
+ * A slot just emptied may still be named by a data segment register the
+ * return to ring 3 reloads: it becomes the null selector, as Linux's
+ * fixup of that reload makes it.
+ */
+static void drop_selectors(struct irq_frame *f, u32 entry)
+{
+	u32 *regs[] = { &f->gs, &f->fs, &f->es, &f->ds };
+
+	for (unsigned int i = 0; i < 4; i++)
+		if ((*regs[i] & 0xffff) >> 3 == entry && !(*regs[i] & 4))
+			*regs[i] = 0;
+}
+
+/*
+ * As Linux's do_set_thread_area(): the descriptor is judged before any
+ * slot is chosen. f, the frame that returns to ring 3 with the new
+ * descriptors, or NULL (a child's, which clone fills in itself).
+ */
+long tls_set(struct proc *p, u32 uinfo, bool can_allocate, struct irq_frame *f)
 {
 	struct user_desc u;
 	u32 slot;
 
 	if (copy_from_user(&u, uinfo, sizeof(u)))
 		return -EFAULT;
+	if (!ud_okay(&u))
+		return -EINVAL;
 	if (u.entry_number == 0xffffffffU) {
 		if (!can_allocate)
 			return -EINVAL;
@@ -98,17 +141,17 @@ long tls_set(struct proc *p, u32 uinfo, bool can_allocate)
 		return -EINVAL;
 	}
 	slot = u.entry_number - PROC_TLS_FIRST;
-	/* A code segment is refused, as Linux does. */
-	if (!ud_empty(&u) && ((u.flags >> UD_CONTENTS_SHIFT) & 3) >= 2)
-		return -EINVAL;
 	p->tls[slot] = ud_empty(&u) ? 0 : ud_to_desc(&u);
+	if (f && !p->tls[slot])
+		drop_selectors(f, u.entry_number);
 	return 0;
 }
 
-SYSCALL_DEFINE1(set_thread_area, u32, uinfo)
+/* The caller's frame is needed: the 0-argument form gives it, the argument is in a[0]. */
+SYSCALL_DEFINE0(set_thread_area)
 {
 	struct proc *p = proc_current();
-	long err = tls_set(p, uinfo, true);
+	long err = tls_set(p, args->a[0], true, args->frame);
 
 	if (!err)
 		gdt_set_tls(p->tls);

@@ -106,7 +106,8 @@ struct elf_plan {
 /*
  * Checks img (len bytes) as a static i386 executable and fills plan; a
  * static-pie (ET_DYN) is placed at load_bias_for_pie, which must be page
- * aligned. Returns 0, or -1 with one line in err saying why not.
+ * aligned. Returns 0, or -1 with one line in err saying why not, ending
+ * in ": ENOEXEC", what exec answers.
  */
 int elf_load_plan(const void *img, size_t len, u32 load_bias_for_pie, struct elf_plan *plan,
 		  char *err, size_t errlen);
