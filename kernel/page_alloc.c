@@ -90,15 +90,29 @@ void page_alloc_init(const struct multiboot_info *mbi, u32 reserved_start, u32 r
 	page_reserve(reserved_start, reserved_end);
 }
 
+/*
+ * The first free page from *hint on, wrapping within [lo, hi). Interrupts
+ * are off: full words of the bitmap are passed 32 pages at a time, so a
+ * scan of 64 MiB is 512 words, not 16384 bits, and the tick is not held
+ * off for a fraction of a millisecond when memory runs short.
+ */
 static u32 take(u32 *hint, u32 lo, u32 hi)
 {
-	for (u32 n = 0, p = *hint; n < hi - lo; n++, p = p + 1 < hi ? p + 1 : lo) {
-		if (page_used(p))
+	for (u32 n = 0, p = *hint; n < hi - lo;) {
+		if (p % 32 == 0 && used[p / 32] == 0xffffffffU && p + 32 <= hi &&
+		    n + 32 <= hi - lo) {
+			n += 32;
+			p = p + 32 < hi ? p + 32 : lo;
 			continue;
-		set_used(p, true);
-		free_pages--;
-		*hint = p + 1 < hi ? p + 1 : lo;
-		return p;
+		}
+		if (!page_used(p)) {
+			set_used(p, true);
+			free_pages--;
+			*hint = p + 1 < hi ? p + 1 : lo;
+			return p;
+		}
+		n++;
+		p = p + 1 < hi ? p + 1 : lo;
 	}
 	return 0;
 }
@@ -109,6 +123,10 @@ u32 page_alloc(bool low)
 	u32 low_top = top_page < LOW_PAGES ? top_page : LOW_PAGES;
 	u32 pfn = 0;
 
+	if (!free_pages) {
+		dz_irq_restore(flags);
+		return 0;
+	}
 	if (!low && top_page > LOW_PAGES)
 		pfn = take(&hint_high, LOW_PAGES, top_page);
 	if (!pfn && low_top > FIRST_PAGE)
