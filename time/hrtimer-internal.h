@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* The hrtimer queue's side of the tick (time/ only). */
+#ifndef DYNHZ_HRTIMER_INTERNAL_H
+#define DYNHZ_HRTIMER_INTERNAL_H
+
+#include <dynhz/hrtimer.h>
+
+/* Timers queued now (read inline by the periodic tick: one load when none). */
+extern unsigned int dz_hrtimer_queued;
+
+/*
+ * At boot: forgets the queued timers (they become plain not-queued
+ * timers); they run from the tick, with no slack, until
+ * dz_hrtimers_set_resolution(true).
+ */
+void dz_hrtimers_init(void);
+
+/*
+ * true: timers run from the one-shot device at their latest expiry; false
+ * (high resolution ended: the clocksource changed): from the tick, and
+ * the slack of the queued ones goes.
+ */
+void dz_hrtimers_set_resolution(bool highres);
+
+/*
+ * The earliest latest-expiry of the queued timers on the monotonic clock
+ * (without high resolution: the earliest expiry), KTIME_MAX when none.
+ */
+static inline s64 dz_hrtimer_next_key(void)
+{
+	extern struct dz_hrtimer_slot *dz_hrtimer_heap;
+
+	return dz_hrtimer_queued ? dz_hrtimer_heap[0].key : KTIME_MAX;
+}
+
+/*
+ * Runs, in order, every queued timer whose expiry is at or before now
+ * (monotonic ns), until the first whose expiry is not: from the device's
+ * interrupt, interrupts off.
+ */
+void dz_hrtimer_run(s64 now);
+
+/* The periodic tick's check: one load and a branch when nothing is queued. */
+void dz_hrtimer_run_tick(void);
+static inline void dz_hrtimer_tick(void)
+{
+	if (unlikely(dz_hrtimer_queued))
+		dz_hrtimer_run_tick();
+}
+
+/* The realtime or TAI offset changed: re-keys the timers of those clocks. */
+void dz_hrtimer_clock_was_set(void);
+
+#endif
