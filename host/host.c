@@ -210,7 +210,9 @@ static void sim_check_booted(void)
 /* The next interrupt of channel 0: the clock moves to it, then the handler runs. */
 static void sim_event(void)
 {
-	sim.cycles = sim.next;
+	/* Late (after a stall) it comes now: time never goes back. */
+	if (sim.next > sim.cycles)
+		sim.cycles = sim.next;
 	if (irq_hook)
 		irq_hook(sim.cycles, irq_hook_arg);
 	if (sim.periodic)
@@ -300,6 +302,12 @@ void dynhz_host_pass(u64 ns, bool idle)
 		sim_event();
 	}
 	sim.cycles = end;
+}
+
+void dynhz_host_stall(u64 ns)
+{
+	sim_check_booted();
+	sim.cycles += ns_to_cycles(ns);
 }
 
 void dynhz_host_idle(u64 ns)

@@ -26,12 +26,7 @@ void dz_hrtimers_set_resolution(bool highres);
  * The earliest latest-expiry of the queued timers on the monotonic clock
  * (without high resolution: the earliest expiry), KTIME_MAX when none.
  */
-static inline s64 dz_hrtimer_next_key(void)
-{
-	extern struct dz_hrtimer_slot *dz_hrtimer_heap;
-
-	return dz_hrtimer_queued ? dz_hrtimer_heap[0].key : KTIME_MAX;
-}
+s64 dz_hrtimer_next_key(void);
 
 /*
  * Runs, in order, every queued timer whose expiry is at or before now

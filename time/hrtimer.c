@@ -2,23 +2,30 @@
 /*
  * hrtimers: the queue, and the API of include/dynhz/hrtimer.h.
  *
- * One queue for all four clocks: a 4-ary min-heap of (key, timer) slots in
- * an array the port supplies, the key being the timer's latest expiry
- * converted to the monotonic clock. Monotonic and boottime keys never
- * change; realtime and TAI keys change when their clock is set, all by the
- * same amount, and the heap is rebuilt then (O(n), as rare as
- * clock_settime). Equal keys are ordered by a start sequence number kept in
- * the timer, read only on a tie, so timers with equal expiries run in the
- * order they were started.
+ * One queue for the four clocks, ordered by key: a timer's latest expiry
+ * converted to the monotonic clock (realtime and TAI keys move when their
+ * clock is set, all by the same amount; the queue is rebuilt then, O(n), as
+ * rare as clock_settime). Equal keys are ordered by a start number, so
+ * timers with equal expiries run in the order they were started.
  *
- * The root is at h[0], the children of slot i at 4i+1 ... 4i+4, and h is
- * placed so that those four share one 64-byte cache line: a step down the
- * heap touches one line, and 10 steps span a million timers. The keys are
- * cached in the array, so ordering never touches a timer; each timer holds
- * its slot (_idx, 1-based, 0 when not queued), so a cancel finds it at once
- * and every move writes it. Insertion sifts up (O(1) on average for random
- * expiries, none for the common "later than all"), removal moves the last
- * slot into the hole and sifts it up or down.
+ * The queue is intrusive, in two parts split at a boundary B:
+ *  - the near part, every timer whose key is before B, in a red-black tree
+ *    (lib/rbtree.c) with its first node cached: exact order, O(log n) in
+ *    the worst case, and few timers in it (those of one unit, below);
+ *  - the far part, every other timer, in a hierarchical wheel like the
+ *    jiffies wheel (time/timer.c) whose unit is 2^18 ns (262 us): 8 levels
+ *    of 64 slots, level n holding the timers 64^n to 64^(n+1) - 1 units
+ *    ahead of the wheel's clock, in slots 64^n units wide, which cascade
+ *    down as the clock reaches them. Start and cancel are an hlist add and
+ *    unlink: O(1), as cheap as a jiffies timer's. 8 levels span 2^48 units,
+ *    more than the whole of ktime_t: nothing is ever parked.
+ * The wheel's clock is the unit at B: units before it have been processed,
+ * their timers moved into the tree. So the tree's first timer is the first
+ * of all, and when the tree is empty the wheel is advanced (cascading on
+ * the way, each timer at most once per level) until its first unit with
+ * timers comes into the tree. Advancing sets B past the first timer, so
+ * timers started later before B go to the tree: O(log n) still, in the
+ * worst case, not O(1); a queue that empties starts again from the time now.
  *
  * The tick (tick-common.c, tick-oneshot.c) runs the queue: from every tick
  * without high resolution, from the one-shot device's interrupt with it.
@@ -31,193 +38,267 @@
 #include "timekeeping-internal.h"
 #include "tick-internal.h"
 
-#define ARITY	     4
-#define SLOT_ALIGN   64
+#define UNIT_SHIFT    18 /* a wheel unit: 2^18 ns */
+#define LVL_BITS      6
+#define LVL_SIZE      (1U << LVL_BITS)
+#define LVL_MASK      (LVL_SIZE - 1)
+#define LEVELS	      8
+#define SLOTS	      (LEVELS * LVL_SIZE)
+#define LVL_SHIFT(n)  ((n)*LVL_BITS)
 #define HRTIMER_MAGIC 0x68727431U /* "hrt1" */
 
-static struct dz_hrtimer_slot default_slots[DZ_HRTIMER_DEFAULT_SLOTS + ARITY - 1];
+_Static_assert(LEVELS *LVL_BITS >= 64 - UNIT_SHIFT, "the wheel spans every key");
+_Static_assert(SLOTS <= 0xffff, "a slot index fits the timer's u16");
 
-struct dz_hrtimer_slot *dz_hrtimer_heap; /* the root */
+enum { ON_NOTHING, ON_WHEEL, ON_TREE }; /* timer->_state */
+
 unsigned int dz_hrtimer_queued;
 
 static struct {
-	unsigned int cap;	 /* slots from the root on */
-	u64 seq;		 /* the last start's number */
-	struct hrtimer *running; /* whose callback runs now */
-	bool running_cancelled;	 /* ... and it cancelled itself */
-	bool lowres;		 /* run from the tick: no slack */
-	bool highres;		 /* run from the one-shot device */
-	u64 expired, full;
+	u64 clk;			  /* the wheel's next unit: earlier ones are in the tree */
+	u64 map[LEVELS];		  /* bit s of map[n]: slot s of level n occupied */
+	struct dz_hlist_head slot[SLOTS]; /* level n, slot s at n * 64 + s */
+	struct dz_rb_root tree;
+	struct hrtimer *first; /* the tree's first */
+	u32 seq;	       /* the last start's number */
+	struct hrtimer *running;
+	bool running_cancelled; /* ... and it cancelled itself */
+	bool highres;		/* run from the one-shot device: slack */
+	u64 expired;
 } q;
 
-/* ---- the heap ---- */
+#define timer_of_rb(n)	 dz_container_of(n, struct hrtimer, _node.rb)
+#define timer_of_list(n) dz_container_of(n, struct hrtimer, _node.list)
 
-static inline bool slot_before(const struct dz_hrtimer_slot *a, const struct dz_hrtimer_slot *b)
+static inline void check_timer(const struct hrtimer *t)
 {
-	if (likely(a->key != b->key))
-		return a->key < b->key;
-	return a->timer->_seq < b->timer->_seq;
-}
-
 #ifdef DYNHZ_DEBUG
-static void check_slot(const struct dz_hrtimer_slot *h, unsigned int i)
-{
-	const struct hrtimer *t = h[i].timer;
-
-	if (unlikely(t->_magic != HRTIMER_MAGIC || t->_idx != i + 1))
-		dz_panic("hrtimer %p freed or overwritten while queued (slot %u holds it, it says "
-			 "%u)",
-			 (const void *)t, i + 1, t->_idx);
-}
+	if (unlikely(t->_magic != HRTIMER_MAGIC))
+		dz_panic("hrtimer %p freed or overwritten while queued", (const void *)t);
 #else
-static inline void check_slot(const struct dz_hrtimer_slot *h, unsigned int i)
-{
-	(void)h;
-	(void)i;
-}
+	(void)t;
 #endif
-
-static inline void put(struct dz_hrtimer_slot *h, unsigned int i, struct dz_hrtimer_slot e)
-{
-	h[i] = e;
-	e.timer->_idx = i + 1;
 }
 
-/* Moves e from the hole at i towards the root while it goes before the parent. */
-static inline void sift_up(struct dz_hrtimer_slot *h, unsigned int i, struct dz_hrtimer_slot e)
-{
-	while (i) {
-		unsigned int p = (i - 1) / ARITY;
+/* ---- the tree: the timers before the boundary ---- */
 
-		if (!slot_before(&e, &h[p]))
-			break;
-		check_slot(h, p);
-		put(h, i, h[p]);
-		i = p;
+static inline bool before(const struct hrtimer *a, const struct hrtimer *b)
+{
+	if (likely(a->_key != b->_key))
+		return a->_key < b->_key;
+	return (s32)(a->_seq - b->_seq) < 0;
+}
+
+static void tree_insert(struct hrtimer *t)
+{
+	struct dz_rb_node **link = &q.tree.node, *parent = NULL;
+	bool first = true;
+
+	while (*link) {
+		struct hrtimer *o = timer_of_rb(*link);
+
+		check_timer(o);
+		parent = *link;
+		if (before(t, o)) {
+			link = &parent->left;
+		} else {
+			link = &parent->right;
+			first = false;
+		}
 	}
-	put(h, i, e);
+	dz_rb_link(&t->_node.rb, parent, link);
+	dz_rb_insert_fixup(&q.tree, &t->_node.rb);
+	if (first)
+		q.first = t;
+	t->_state = ON_TREE;
 }
 
-/* The first of the (up to four) children c..end-1. */
-static inline unsigned int min_child(const struct dz_hrtimer_slot *h, unsigned int c,
-				     unsigned int end)
+static void tree_remove(struct hrtimer *t)
 {
-	unsigned int m = c;
+	if (q.first == t) {
+		struct dz_rb_node *n = dz_rb_next(&t->_node.rb);
 
-	for (unsigned int k = c + 1; k < end; k++)
-		if (slot_before(&h[k], &h[m]))
-			m = k;
-	return m;
-}
-
-/* Moves e from the hole at i towards the leaves while a child goes before it. */
-static void sift_down(struct dz_hrtimer_slot *h, unsigned int n, unsigned int i,
-		      struct dz_hrtimer_slot e)
-{
-	for (;;) {
-		unsigned int c = ARITY * i + 1, m;
-
-		if (c >= n)
-			break;
-		m = min_child(h, c, c + ARITY < n ? c + ARITY : n);
-		if (!slot_before(&h[m], &e))
-			break;
-		check_slot(h, m);
-		put(h, i, h[m]);
-		i = m;
+		q.first = n ? timer_of_rb(n) : NULL;
 	}
-	put(h, i, e);
+	dz_rb_erase(&q.tree, &t->_node.rb);
 }
 
-/* e goes at i, which is free now: up or down from there. */
-static inline void place(unsigned int i, struct dz_hrtimer_slot e)
-{
-	struct dz_hrtimer_slot *h = dz_hrtimer_heap;
+/* ---- the wheel: the timers from the boundary on ---- */
 
-	if (i && slot_before(&e, &h[(i - 1) / ARITY]))
-		sift_up(h, i, e);
+static inline u64 slot_bit(unsigned int s)
+{
+	return 1ULL << s;
+}
+
+/* Trailing zeros of x != 0; on i386 without libgcc's 64-bit helper. */
+static inline unsigned int ctz64(u64 x)
+{
+#if BITS_PER_LONG == 32
+	u32 lo = (u32)x;
+
+	return lo ? (unsigned int)__builtin_ctz(lo)
+		  : 32 + (unsigned int)__builtin_ctz((u32)(x >> 32));
+#else
+	return (unsigned int)__builtin_ctzll(x);
+#endif
+}
+
+static inline unsigned int msb64(u64 x)
+{
+#if BITS_PER_LONG == 32
+	u32 hi = (u32)(x >> 32);
+
+	return hi ? 63 - (unsigned int)__builtin_clz(hi) : 31 - (unsigned int)__builtin_clz((u32)x);
+#else
+	return 63 - (unsigned int)__builtin_clzll(x);
+#endif
+}
+
+static inline u64 ror64(u64 x, unsigned int n)
+{
+	return (x >> n) | (x << ((64 - n) & 63));
+}
+
+/*
+ * Files t, due in unit u >= q.clk, at level n = msb(delta) / 6, in the
+ * slot (u >> 6n) & 63, which the clock reaches at u rounded down to a
+ * multiple of 64^n: at or after q.clk for a delta of at least 64^n.
+ */
+static inline void wheel_enqueue(struct hrtimer *t, u64 u)
+{
+	unsigned int lvl = msb64((u - q.clk) | 1) / LVL_BITS;
+	unsigned int s = (unsigned int)(u >> LVL_SHIFT(lvl)) & LVL_MASK, idx = lvl * LVL_SIZE + s;
+
+	dz_hlist_add_head(&t->_node.list, &q.slot[idx]);
+	q.map[lvl] |= slot_bit(s);
+	t->_slot = (u16)idx;
+	t->_state = ON_WHEEL;
+}
+
+static inline void wheel_dequeue(struct hrtimer *t)
+{
+	unsigned int idx = t->_slot;
+
+	if (dz_hlist_is_singular_node(&t->_node.list, &q.slot[idx]))
+		q.map[idx / LVL_SIZE] &= ~slot_bit(idx % LVL_SIZE);
+	dz_hlist_del_init(&t->_node.list);
+}
+
+/* Into the tree or the wheel, by its key (already set). */
+static inline void file(struct hrtimer *t)
+{
+	s64 k = t->_key;
+
+	if (k < 0 || (u64)k >> UNIT_SHIFT < q.clk)
+		tree_insert(t);
 	else
-		sift_down(h, dz_hrtimer_queued, i, e);
+		wheel_enqueue(t, (u64)k >> UNIT_SHIFT);
 }
 
-static void heap_remove(unsigned int i)
+static inline void unfile(struct hrtimer *t)
 {
-	struct dz_hrtimer_slot *h = dz_hrtimer_heap;
-	unsigned int n = --dz_hrtimer_queued;
-
-	check_slot(h, i);
-	h[i].timer->_idx = 0;
-	if (i != n)
-		place(i, h[n]);
+	if (t->_state == ON_WHEEL)
+		wheel_dequeue(t);
+	else
+		tree_remove(t);
+	t->_state = ON_NOTHING;
 }
 
-/* Rebuilds the heap bottom-up after keys changed (Floyd: O(n)). */
-static void heapify(void)
+/* Takes every timer of a slot onto a list of its own. */
+static inline void take_slot(unsigned int lvl, unsigned int s, struct dz_hlist_head *work)
 {
-	struct dz_hrtimer_slot *h = dz_hrtimer_heap;
-	unsigned int n = dz_hrtimer_queued;
-
-	for (unsigned int i = n > 1 ? (n - 2) / ARITY + 1 : 0; i-- > 0;)
-		sift_down(h, n, i, h[i]);
+	q.map[lvl] &= ~slot_bit(s);
+	dz_hlist_move_list(&q.slot[lvl * LVL_SIZE + s], work);
 }
 
-/* ---- storage ---- */
-
-/* The first slot from which each node's children start on a cache line. */
-static struct dz_hrtimer_slot *align_root(struct dz_hrtimer_slot *s, unsigned int *n)
+/*
+ * Processes unit u == q.clk: the slots of the levels that turn at u
+ * cascade (their timers are re-filed relative to u: one level down at
+ * least), then u's own slot goes into the tree, and the clock moves on.
+ */
+static void process_unit(u64 u)
 {
-	uintptr_t a = (uintptr_t)(s + 1) % SLOT_ALIGN;
-	unsigned int k = (unsigned int)((SLOT_ALIGN - a) % SLOT_ALIGN / sizeof(*s));
+	unsigned int s0 = (unsigned int)u & LVL_MASK;
+	struct dz_hlist_head work;
 
-	*n = *n > k ? *n - k : 0;
-	return s + k;
-}
+	q.clk = u; /* cascaded timers are re-filed relative to u */
+	if (!s0) {
+		for (unsigned int lvl = 1; lvl < LEVELS; lvl++) {
+			unsigned int s = (unsigned int)(u >> LVL_SHIFT(lvl)) & LVL_MASK;
 
-int dz_hrtimer_set_storage(struct dz_hrtimer_slot *slots, unsigned int n)
-{
-	unsigned long flags = dz_irq_save();
-	struct dz_hrtimer_slot *root = align_root(slots, &n);
-	/* A running callback may still queue its timer: its slot is kept. */
-	unsigned int need = dz_hrtimer_queued + (q.running && !q.running->_idx);
+			if (q.map[lvl] & slot_bit(s)) {
+				take_slot(lvl, s, &work);
+				while (!dz_hlist_empty(&work)) {
+					struct hrtimer *t = timer_of_list(work.first);
 
-	if (n < need) {
-		dz_irq_restore(flags);
-		return -DZ_ENOSPC;
+					check_timer(t);
+					dz_hlist_del_init(&t->_node.list);
+					wheel_enqueue(t, (u64)t->_key >> UNIT_SHIFT);
+				}
+			}
+			if (s)
+				break; /* the next level turns only when this one wraps */
+		}
 	}
-	/* Same indices in the new array: the heap and every _idx stay right. */
-	for (unsigned int i = 0; i < dz_hrtimer_queued; i++)
-		root[i] = dz_hrtimer_heap[i];
-	dz_hrtimer_heap = root;
-	q.cap = n;
-	dz_irq_restore(flags);
-	return 0;
+	q.clk = u + 1;
+	if (q.map[0] & slot_bit(s0)) {
+		take_slot(0, s0, &work);
+		while (!dz_hlist_empty(&work)) {
+			struct hrtimer *t = timer_of_list(work.first);
+
+			check_timer(t);
+			dz_hlist_del_init(&t->_node.list);
+			tree_insert(t);
+		}
+	}
 }
 
-static void storage_default(void)
+/*
+ * Units from q.clk to the first one at which the wheel has work (a slot
+ * to cascade or to move into the tree); U64_MAX when it is empty. Level n
+ * turns at multiples of 64^n: from the first such unit not before the
+ * clock, its occupied slots come in circular order, 64^n units apart.
+ */
+static u64 next_work(void)
 {
-	if (!dz_hrtimer_heap) {
-		unsigned int n = ARRAY_SIZE(default_slots);
+	u64 clk = q.clk, best = U64_MAX;
 
-		dz_hrtimer_heap = align_root(default_slots, &n);
-		q.cap = n;
+	for (unsigned int lvl = 0; lvl < LEVELS; lvl++) {
+		unsigned int sh = LVL_SHIFT(lvl), first;
+		u64 start, d;
+
+		if (!q.map[lvl])
+			continue;
+		start = clk + ((0 - clk) & ((1ULL << sh) - 1));
+		first = (unsigned int)(start >> sh) & LVL_MASK;
+		d = (start - clk) + ((u64)ctz64(ror64(q.map[lvl], first)) << sh);
+		if (d < best)
+			best = d;
 	}
+	return best;
+}
+
+/* Processes the wheel's units until one brings timers into the tree. */
+static void advance_until_first(void)
+{
+	while (!q.first) {
+		u64 d = next_work();
+
+		if (d == U64_MAX)
+			return;
+		process_unit(q.clk + d);
+	}
+}
+
+/* The first timer of all (its key the least), or NULL. */
+static inline struct hrtimer *queue_first(void)
+{
+	if (unlikely(!q.first))
+		advance_until_first();
+	return q.first;
 }
 
 /* ---- the API ---- */
-
-#ifdef DYNHZ_DEBUG
-_Noreturn void dz_hrtimer_bug_queued(const struct hrtimer *timer, const char *what)
-{
-	dz_panic("%s on hrtimer %p while it is queued (started at %s:%d)", what,
-		 (const void *)timer, timer->_file ? timer->_file : "?", timer->_line);
-}
-
-/* Is t really in the queue? Judged from the queue, not from t's own memory. */
-static bool in_queue(const struct hrtimer *t)
-{
-	return t->_idx && t->_idx <= dz_hrtimer_queued && dz_hrtimer_heap[t->_idx - 1].timer == t;
-}
-#endif
 
 static unsigned int clock_base(int clock_id, enum hrtimer_mode mode)
 {
@@ -240,6 +321,36 @@ static unsigned int clock_base(int clock_id, enum hrtimer_mode mode)
 	}
 }
 
+#ifdef DYNHZ_DEBUG
+_Noreturn void dz_hrtimer_bug_queued(const struct hrtimer *timer, const char *what)
+{
+	dz_panic("%s on hrtimer %p while it is queued (started at %s:%d)", what,
+		 (const void *)timer, timer->_file ? timer->_file : "?", timer->_line);
+}
+
+/*
+ * Is t really queued? Judged from the queue, not from t's own memory,
+ * which may be anything (a timer on the stack not set up yet).
+ */
+static bool in_queue(const struct hrtimer *t)
+{
+	if (t->_state == ON_WHEEL && t->_slot < SLOTS) {
+		for (struct dz_hlist_node *n = q.slot[t->_slot].first; n; n = n->next)
+			if (n == &t->_node.list)
+				return true;
+	} else if (t->_state == ON_TREE) {
+		for (struct dz_rb_node *n = q.tree.node; n;) {
+			const struct hrtimer *o = timer_of_rb(n);
+
+			if (o == t)
+				return true;
+			n = before(t, o) ? n->left : n->right;
+		}
+	}
+	return false;
+}
+#endif
+
 void hrtimer_setup(struct hrtimer *timer, enum hrtimer_restart (*function)(struct hrtimer *),
 		   int clock_id, enum hrtimer_mode mode)
 {
@@ -253,19 +364,16 @@ void hrtimer_setup(struct hrtimer *timer, enum hrtimer_restart (*function)(struc
 	timer->_file = NULL;
 	timer->_line = 0;
 #endif
+	timer->_node.list.next = NULL;
+	timer->_node.list.pprev = NULL;
 	timer->_softexpires = 0;
 	timer->_expires = 0;
+	timer->_key = 0;
 	timer->function = function;
 	timer->_seq = 0;
-	timer->_idx = 0;
+	timer->_slot = 0;
 	timer->_base = (u8)clock_base(clock_id, mode);
-	timer->_state = 0;
-}
-
-/* Its latest expiry on the monotonic clock. */
-static inline s64 timer_key(const struct hrtimer *t)
-{
-	return ktime_sub_safe(t->_expires, dz_timekeeping_offs[t->_base]);
+	timer->_state = ON_NOTHING;
 }
 
 static inline void check_started(struct hrtimer *t, const char *file, int line)
@@ -277,7 +385,7 @@ static inline void check_started(struct hrtimer *t, const char *file, int line)
 	if (unlikely(!t->function))
 		dz_panic("hrtimer %p started at %s:%d without a function", (void *)t,
 			 file ? file : "?", line);
-	if (unlikely(t->_idx && !in_queue(t)))
+	if (unlikely(t->_state && !in_queue(t)))
 		dz_panic("hrtimer %p started at %s:%d says it is queued and is not (copied or "
 			 "overwritten?)",
 			 (void *)t, file ? file : "?", line);
@@ -290,61 +398,61 @@ static inline void check_started(struct hrtimer *t, const char *file, int line)
 #endif
 }
 
-/* (Re)queues t at its expiry; a queued t moves. */
-static int enqueue(struct hrtimer *t)
+/* Its latest expiry on the monotonic clock. */
+static inline s64 timer_key(const struct hrtimer *t)
 {
-	struct dz_hrtimer_slot e = { timer_key(t), t };
-	unsigned int i = t->_idx;
-	bool was_first = i == 1;
-
-	if (i) {
-		t->_seq = ++q.seq;
-		place(i - 1, e);
-	} else {
-		/* The running callback's timer keeps a slot to come back to. */
-		unsigned int room = q.cap - (q.running && !q.running->_idx && q.running != t);
-
-		if (unlikely(dz_hrtimer_queued >= room)) {
-			if (!dz_hrtimer_heap) {
-				storage_default(); /* started before the first boot */
-				return enqueue(t);
-			}
-			q.full++;
-			return -DZ_ENOSPC;
-		}
-		t->_seq = ++q.seq;
-		sift_up(dz_hrtimer_heap, dz_hrtimer_queued++, e);
-	}
-	if (q.highres && (was_first || t->_idx == 1))
-		dz_tick_hres_retarget();
-	return 0;
+	return ktime_sub_safe(t->_expires, dz_timekeeping_offs[t->_base]);
 }
 
-int dz_hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 range_ns,
-			      enum hrtimer_mode mode, const char *file, int line)
+/* An empty queue starts again from the time now (see the top). */
+static void restart_clock(void)
+{
+	u64 now = ktime_get_ns();
+
+	q.clk = now >> UNIT_SHIFT;
+}
+
+/* Queues t (not queued) at its expiry. Inline: it is the whole of a start. */
+static inline __attribute__((always_inline)) void enqueue(struct hrtimer *t)
+{
+	if (unlikely(!dz_hrtimer_queued))
+		restart_clock();
+	dz_hrtimer_queued++;
+	t->_key = timer_key(t);
+	t->_seq = ++q.seq;
+	file(t);
+	/* Before the device's next event: the device is programmed for it. */
+	if (unlikely(t->_key < dz_tick_hres_armed_ns))
+		dz_tick_hres_earlier(t->_key);
+}
+
+static inline void dequeue(struct hrtimer *t)
+{
+	unfile(t);
+	dz_hrtimer_queued--;
+}
+
+void dz_hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 range_ns,
+			       enum hrtimer_mode mode, const char *file, int line)
 {
 	unsigned long flags = dz_irq_save();
-	int err;
 
 	check_started(timer, file, line);
+	if (timer->_state)
+		dequeue(timer);
 	if (mode & HRTIMER_MODE_REL)
 		tim = ktime_add_safe(tim, dz_timekeeping_base_now(timer->_base));
 	timer->_softexpires = tim;
-	timer->_expires = q.lowres ? tim : ktime_add_safe(tim, ns_to_ktime(range_ns));
-	err = enqueue(timer);
+	timer->_expires = q.highres ? ktime_add_safe(tim, ns_to_ktime(range_ns)) : tim;
+	enqueue(timer);
 	dz_irq_restore(flags);
-	return err;
 }
 
-static void dequeue(struct hrtimer *t)
-{
-	bool was_first = t->_idx == 1;
-
-	heap_remove(t->_idx - 1);
-	if (q.highres && was_first)
-		dz_tick_hres_retarget();
-}
-
+/*
+ * Cancelling does not program the device: an event left for a cancelled
+ * first timer finds nothing due and programs the next one; an idle entry
+ * programs the device afresh.
+ */
 int hrtimer_try_to_cancel(struct hrtimer *timer)
 {
 	unsigned long flags = dz_irq_save();
@@ -352,7 +460,7 @@ int hrtimer_try_to_cancel(struct hrtimer *timer)
 
 	if (timer == q.running) {
 		ret = -1;
-	} else if (timer->_idx) {
+	} else if (timer->_state) {
 		dequeue(timer);
 		ret = 1;
 	}
@@ -369,7 +477,7 @@ int hrtimer_cancel(struct hrtimer *timer)
 		q.running_cancelled = true;
 		ret = 1;
 	}
-	if (timer->_idx) {
+	if (timer->_state) {
 		dequeue(timer);
 		ret = 1;
 	}
@@ -394,7 +502,8 @@ ktime_t hrtimer_get_remaining(const struct hrtimer *timer)
 
 u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
 {
-	ktime_t delta = ktime_sub_safe(now, timer->_expires), res = dz_clock_getres_ns(DZ_CLOCK_MONOTONIC);
+	ktime_t delta = ktime_sub_safe(now, timer->_expires);
+	ktime_t res = dz_clock_getres_ns(DZ_CLOCK_MONOTONIC);
 	u64 n = 1;
 
 	if (delta < 0)
@@ -425,11 +534,8 @@ void dz_hrtimer_stats(struct dz_hrtimer_stats *st)
 {
 	unsigned long flags = dz_irq_save();
 
-	storage_default();
 	st->queued = dz_hrtimer_queued;
-	st->capacity = q.cap;
 	st->expired = q.expired;
-	st->full = q.full;
 	dz_irq_restore(flags);
 }
 
@@ -439,6 +545,13 @@ bool dz_hrtimer_highres(void)
 }
 
 /* ---- the tick's side ---- */
+
+s64 dz_hrtimer_next_key(void)
+{
+	struct hrtimer *t = dz_hrtimer_queued ? queue_first() : NULL;
+
+	return t ? t->_key : KTIME_MAX;
+}
 
 static void check_not_early(const struct hrtimer *t, s64 now)
 {
@@ -467,24 +580,28 @@ static void run_one(struct hrtimer *t, s64 now)
 	r = t->function(t);
 	q.running = NULL;
 	/* Started again by its callback: that expiry stands. */
-	if (r == HRTIMER_RESTART && !t->_idx && !q.running_cancelled) {
-		if (q.lowres)
+	if (r == HRTIMER_RESTART && !t->_state && !q.running_cancelled) {
+		if (!q.highres)
 			t->_expires = t->_softexpires;
-		enqueue(t); /* its slot was kept for it: cannot fail */
+		enqueue(t);
 	}
 }
 
 void dz_hrtimer_run(s64 now)
 {
-	while (dz_hrtimer_queued) {
-		struct dz_hrtimer_slot *h = dz_hrtimer_heap;
-		struct hrtimer *t = h[0].timer;
+	struct hrtimer *t;
 
-		check_slot(h, 0);
+	/*
+	 * The wheel moves into the tree a unit at a time, as the tree empties:
+	 * the tree stays small even when thousands of timers are due at once.
+	 */
+	while (dz_hrtimer_queued && (t = queue_first())) {
+		check_timer(t);
 		/* Its latest expiry is ahead: is its expiry? If not, stop here. */
-		if (h[0].key > now && ktime_sub_safe(t->_softexpires, dz_timekeeping_offs[t->_base]) > now)
+		if (t->_key > now &&
+		    ktime_sub_safe(t->_softexpires, dz_timekeeping_offs[t->_base]) > now)
 			break;
-		heap_remove(0);
+		dequeue(t);
 		run_one(t, now);
 	}
 }
@@ -494,61 +611,97 @@ void dz_hrtimer_run_tick(void)
 	dz_hrtimer_run(ns_to_ktime(ktime_get_ns()));
 }
 
-void dz_hrtimer_clock_was_set(void)
+/*
+ * Takes out every queued timer for which take() holds (take() may change
+ * its expiry) and queues it again with its key computed afresh (and its start number kept: the order of
+ * equal expiries stands). O(n).
+ */
+static void refile(bool (*take)(struct hrtimer *))
 {
-	struct dz_hrtimer_slot *h = dz_hrtimer_heap;
-	bool moved = false;
+	struct dz_hlist_head work = { NULL };
+	struct dz_rb_node *n = dz_rb_first(&q.tree);
 
-	for (unsigned int i = 0; i < dz_hrtimer_queued; i++) {
-		unsigned int b = h[i].timer->_base;
+	while (n) {
+		struct hrtimer *t = timer_of_rb(n);
 
-		if (b == DZ_HRTIMER_BASE_REALTIME || b == DZ_HRTIMER_BASE_TAI) {
-			h[i].key = timer_key(h[i].timer);
-			moved = true;
+		n = dz_rb_next(n);
+		if (take(t)) {
+			tree_remove(t);
+			dz_hlist_add_head(&t->_node.list, &work);
 		}
 	}
-	if (!moved)
+	for (unsigned int i = 0; i < SLOTS; i++) {
+		struct dz_hlist_node *l = q.slot[i].first;
+
+		while (l) {
+			struct hrtimer *t = timer_of_list(l);
+
+			l = l->next;
+			if (take(t)) {
+				wheel_dequeue(t);
+				dz_hlist_add_head(&t->_node.list, &work);
+			}
+		}
+	}
+	while (!dz_hlist_empty(&work)) {
+		struct hrtimer *t = timer_of_list(work.first);
+
+		dz_hlist_del_init(&t->_node.list);
+		t->_key = timer_key(t);
+		file(t);
+	}
+}
+
+static bool on_set_clock(struct hrtimer *t)
+{
+	return t->_base == DZ_HRTIMER_BASE_REALTIME || t->_base == DZ_HRTIMER_BASE_TAI;
+}
+
+void dz_hrtimer_clock_was_set(void)
+{
+	if (!dz_hrtimer_queued)
 		return;
-	heapify();
+	refile(on_set_clock);
 	if (q.highres)
 		dz_tick_hres_retarget();
 }
 
 /* No slack from the tick on: a timer runs at the first tick at or after its expiry. */
-static void drop_slack(void)
+static bool drop_slack(struct hrtimer *t)
 {
-	struct dz_hrtimer_slot *h = dz_hrtimer_heap;
-
-	for (unsigned int i = 0; i < dz_hrtimer_queued; i++) {
-		struct hrtimer *t = h[i].timer;
-
-		t->_expires = t->_softexpires;
-		h[i].key = timer_key(t);
-	}
-	heapify();
+	t->_expires = t->_softexpires;
+	return true;
 }
 
 void dz_hrtimers_set_resolution(bool highres)
 {
 	q.highres = highres;
-	q.lowres = !highres;
-	if (!highres)
-		drop_slack();
+	if (!highres && dz_hrtimer_queued)
+		refile(drop_slack);
 }
 
 void dz_hrtimers_init(void)
 {
 	unsigned long flags = dz_irq_save();
 
-	storage_default();
 	/* Timers of an earlier boot become plain not-queued timers. */
-	for (unsigned int i = 0; i < dz_hrtimer_queued; i++)
-		dz_hrtimer_heap[i].timer->_idx = 0;
+	for (struct dz_rb_node *n = dz_rb_first(&q.tree); n; n = dz_rb_next(n))
+		timer_of_rb(n)->_state = ON_NOTHING;
+	for (unsigned int i = 0; i < SLOTS; i++)
+		while (!dz_hlist_empty(&q.slot[i])) {
+			struct hrtimer *t = timer_of_list(q.slot[i].first);
+
+			dz_hlist_del_init(&t->_node.list);
+			t->_state = ON_NOTHING;
+		}
+	for (unsigned int lvl = 0; lvl < LEVELS; lvl++)
+		q.map[lvl] = 0;
+	q.tree.node = NULL;
+	q.first = NULL;
+	q.clk = 0;
 	dz_hrtimer_queued = 0;
 	q.running = NULL;
 	q.highres = false;
-	q.lowres = true;
 	q.expired = 0;
-	q.full = 0;
 	dz_irq_restore(flags);
 }

@@ -100,10 +100,19 @@ void dz_tick_hres_set_tick(u64 j, bool stopped);
 bool dz_tick_hres_stopped(void);
 
 /*
- * tick-oneshot.c: the first hrtimer changed: programs the device for the
- * earlier of it and the tick (outside the device's interrupt, which does it
- * when it ends).
+ * tick-oneshot.c: the first hrtimer may have changed: programs the device
+ * for the earlier of it and the tick (outside the device's interrupt, which
+ * does it when it ends).
  */
 void dz_tick_hres_retarget(void);
+
+/*
+ * tick-oneshot.c: an hrtimer queued with a key (monotonic ns) before this
+ * needs the device earlier than it is programmed for: dz_tick_hres_earlier()
+ * programs it. KTIME_MIN while nothing is to be done (no high resolution,
+ * or inside the device's interrupt, which programs it when it ends).
+ */
+extern s64 dz_tick_hres_armed_ns;
+void dz_tick_hres_earlier(s64 key);
 
 #endif

@@ -27,6 +27,8 @@
 
 #define NOT_PROGRAMMED U64_MAX
 
+s64 dz_tick_hres_armed_ns = KTIME_MIN;
+
 static struct {
 	bool in_handler; /* the device's interrupt runs: it programs at its end */
 	bool stopped;	 /* idle: the tick's next event is the next timer's jiffy */
@@ -41,6 +43,18 @@ static s64 cycles_to_ns(u64 c)
 			   dz_clocksource_cyc2ns(dz_timekeeping_clocksource(), c));
 }
 
+/*
+ * The device will come at cycle c: a key maps to an earlier cycle
+ * (dz_tick_ns_to_cycles(key) < c) when it is before the time one cycle
+ * earlier, rounded down, plus 1 ns.
+ */
+static void program(u64 c)
+{
+	hs.programmed = c;
+	dz_tick_hres_armed_ns = c ? cycles_to_ns(c - 1) + 1 : KTIME_MIN;
+	dz_tick_program_cycles(c);
+}
+
 /* The earlier of the tick and the first hrtimer; the device is told if it changed. */
 static void program_next(void)
 {
@@ -53,16 +67,25 @@ static void program_next(void)
 		if (c < next)
 			next = c;
 	}
-	if (next == hs.programmed)
-		return;
-	hs.programmed = next;
-	dz_tick_program_cycles(next);
+	if (next != hs.programmed)
+		program(next);
 }
 
 void dz_tick_hres_retarget(void)
 {
 	if (dz_tick_mode == TICK_HRES && !hs.in_handler)
 		program_next();
+}
+
+void dz_tick_hres_earlier(s64 key)
+{
+	u64 c;
+
+	if (dz_tick_mode != TICK_HRES || hs.in_handler)
+		return;
+	c = dz_tick_ns_to_cycles(key);
+	if (c < hs.programmed)
+		program(c);
 }
 
 void dz_tick_hres_set_tick(u64 j, bool stopped)
@@ -104,6 +127,7 @@ static void hres_interrupt(struct clock_event_device *dev)
 	(void)dev;
 	hs.in_handler = true;
 	hs.programmed = NOT_PROGRAMMED; /* that event has come */
+	dz_tick_hres_armed_ns = KTIME_MIN;
 	dz_tick_count_interrupt();
 	ticked = hres_tick(now);
 	dz_hrtimer_run(cycles_to_ns(now));
@@ -122,6 +146,7 @@ const char *dz_tick_oneshot_init(struct clock_event_device *dev, bool highres)
 	hs.in_handler = false;
 	hs.stopped = false;
 	hs.programmed = NOT_PROGRAMMED;
+	dz_tick_hres_armed_ns = KTIME_MIN;
 	if (!highres)
 		return "tick resolution (highres=off)";
 	if (missing) {
@@ -153,6 +178,7 @@ void dz_tick_oneshot_stop(void)
 
 	hs.stopped = false;
 	hs.programmed = NOT_PROGRAMMED;
+	dz_tick_hres_armed_ns = KTIME_MIN;
 	dz_hrtimers_set_resolution(false);
 	dz_tick_mode = TICK_PERIODIC;
 	dev->event_handler = dz_tick_handle_periodic;

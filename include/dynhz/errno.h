@@ -9,7 +9,6 @@
 #define DZ_EBUSY	16
 #define DZ_ENOTDIR	20
 #define DZ_EINVAL	22
-#define DZ_ENOSPC	28
 #define DZ_ERANGE	34
 #define DZ_ENAMETOOLONG 36
 #define DZ_ENOSYS	38

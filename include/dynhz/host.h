@@ -92,6 +92,16 @@ void dynhz_host_idle(u64 ns);
 void dynhz_host_pass(u64 ns, bool idle);
 
 /*
+ * Lets ns of simulated time pass with interrupts off: an interrupt of the
+ * device that falls due meanwhile waits, and the next call that delivers
+ * interrupts (dynhz_host_pass(0, false), say) delivers it, late, at the
+ * time then; a periodic device's missed ticks come then one by one, as a
+ * driver that counts lost ticks delivers them. For benchmarks that let
+ * every timer fall due and then run them in one interrupt.
+ */
+void dynhz_host_stall(u64 ns);
+
+/*
  * Input clocks of the simulated PIT since dynhz_boot(): the true time. In
  * a callback (or the hook above), the time of the interrupt that runs it.
  */

@@ -46,11 +46,9 @@
  * timer set up with HRTIMER_MODE_REL runs on the monotonic clock: a
  * relative timeout does not move when the clock is set.
  *
- * The queue is a 4-ary heap of (expiry, timer) pairs in an array that the
- * port supplies (dz_hrtimer_set_storage(); a small default is built in):
- * start and cancel are O(log n) in the worst case and O(1) on average for
- * random expiries. A start that finds the array full fails with
- * -DZ_ENOSPC and leaves the timer as it was; nothing else can fail.
+ * The queue (time/hrtimer.c) is intrusive, nothing to size or allocate: a
+ * hierarchical wheel of 262 us units for the later timers, where start and
+ * cancel are O(1), and a red-black tree for the first ones, O(log n).
  *
  * One CPU: there is never a callback running elsewhere to wait for, so
  * hrtimer_cancel() does not wait. Every call disables interrupts itself.
@@ -61,7 +59,8 @@
 #include <dynhz/types.h>
 #include <dynhz/ktime.h>
 #include <dynhz/timekeeping.h>
-#include <dynhz/hlist.h> /* dz_container_of */
+#include <dynhz/hlist.h>
+#include <dynhz/rbtree.h>
 
 /* Modes, with Linux's values. PINNED, SOFT and HARD have no effect here. */
 enum hrtimer_mode {
@@ -97,29 +96,24 @@ enum dz_hrtimer_base {
 };
 
 struct hrtimer {
+	union {
+		struct dz_hlist_node list; /* in a wheel slot */
+		struct dz_rb_node rb;	   /* in the tree of the first ones */
+	} _node;
 	ktime_t _softexpires; /* the expiry: never runs before it */
 	ktime_t _expires;     /* the latest expiry: _softexpires + the slack */
+	ktime_t _key;	      /* _expires on the monotonic clock, while queued */
 	enum hrtimer_restart (*function)(struct hrtimer *);
-	u64 _seq;  /* start order, for timers with equal expiries (the core's) */
-	u32 _idx;  /* 1 + its place in the queue while queued, else 0 (the core's) */
+	u32 _seq;  /* start order, for timers with equal expiries */
+	u16 _slot; /* the wheel slot while in one */
 	u8 _base;  /* enum dz_hrtimer_base */
-	u8 _state; /* the core's flags */
+	u8 _state; /* where it is queued: 0 not, else the wheel or the tree */
 #ifdef DYNHZ_DEBUG
-	u32 _magic;	    /* set up, not freed or overwritten */
+	u32 _magic;	   /* set up, not freed or overwritten */
 	const char *_file; /* where it was last started */
 	int _line;
 #endif
 };
-
-/*
- * One place in the queue: the timer's latest expiry on the monotonic
- * clock, cached beside it so that ordering reads the array alone. 16
- * bytes, so that a node's 4 children share a 64-byte cache line.
- */
-struct dz_hrtimer_slot {
-	s64 key;
-	struct hrtimer *timer;
-} __attribute__((aligned(16)));
 
 /**
  * hrtimer_setup() - prepare a timer, not queued, for hrtimer_start()
@@ -149,13 +143,11 @@ static inline void hrtimer_init(struct hrtimer *timer, int clock_id, enum hrtime
  * @mode: HRTIMER_MODE_ABS or HRTIMER_MODE_REL (and Linux's flags)
  *
  * An expiry already passed runs at the next event of the tick device (in
- * high resolution: at once, the device's shortest delay ahead).
- *
- * Return: 0, or -DZ_ENOSPC when @timer was not queued and the queue's
- * storage is full (the timer is then not queued).
+ * high resolution: at once, the device's shortest delay ahead). O(1)
+ * unless the expiry is among the first (then O(log n)); cannot fail.
  */
-int dz_hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 range_ns,
-			      enum hrtimer_mode mode, const char *file, int line);
+void dz_hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 range_ns,
+			       enum hrtimer_mode mode, const char *file, int line);
 
 #ifdef DYNHZ_DEBUG
 /* The debug build records where each timer was started, for its panics. */
@@ -172,8 +164,6 @@ int dz_hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 range_ns,
  * @timer: the timer
  * @tim: its expiry (HRTIMER_MODE_ABS) or the time from now (HRTIMER_MODE_REL)
  * @mode: the mode
- *
- * Return: as hrtimer_start_range_ns().
  */
 #define hrtimer_start(timer, tim, mode) hrtimer_start_range_ns((timer), (tim), 0, (mode))
 
@@ -181,15 +171,13 @@ int dz_hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 range_ns,
  * hrtimer_start_expires() - (re)start a timer at the expiry it holds
  * @timer: the timer, after hrtimer_set_expires() or hrtimer_forward()
  * @mode: HRTIMER_MODE_ABS (REL would add the time now to it)
- *
- * Return: as hrtimer_start_range_ns().
  */
-static inline int dz_hrtimer_start_expires(struct hrtimer *timer, enum hrtimer_mode mode,
-					   const char *file, int line)
+static inline void dz_hrtimer_start_expires(struct hrtimer *timer, enum hrtimer_mode mode,
+					    const char *file, int line)
 {
-	return dz_hrtimer_start_range_ns(timer, timer->_softexpires,
-					 (u64)ktime_sub_safe(timer->_expires, timer->_softexpires),
-					 mode, file, line);
+	dz_hrtimer_start_range_ns(timer, timer->_softexpires,
+				  (u64)ktime_sub_safe(timer->_expires, timer->_softexpires), mode,
+				  file, line);
 }
 
 #define hrtimer_start_expires(timer, mode) \
@@ -246,7 +234,7 @@ ktime_t hrtimer_get_remaining(const struct hrtimer *timer);
 /* Queued (waiting to run). */
 static inline bool hrtimer_is_queued(const struct hrtimer *timer)
 {
-	return timer->_idx != 0;
+	return timer->_state != 0;
 }
 
 /* Is its callback running now? */
@@ -277,9 +265,9 @@ static inline s64 hrtimer_get_expires_ns(const struct hrtimer *timer)
 
 #ifdef DYNHZ_DEBUG
 _Noreturn void dz_hrtimer_bug_queued(const struct hrtimer *timer, const char *what);
-#define DZ_HRTIMER_NOT_QUEUED(timer, what)                   \
-	do {                                                 \
-		if (unlikely((timer)->_idx))                 \
+#define DZ_HRTIMER_NOT_QUEUED(timer, what)                    \
+	do {                                                  \
+		if (unlikely((timer)->_state))                \
 			dz_hrtimer_bug_queued((timer), what); \
 	} while (0)
 #else
@@ -320,30 +308,10 @@ static inline ktime_t hrtimer_expires_remaining(const struct hrtimer *timer)
 /* The structure a timer is embedded in, from the callback's argument. */
 #define dz_hrtimer_entry(ptr, type, member) dz_container_of(ptr, type, member)
 
-/**
- * dz_hrtimer_set_storage() - give the queue its array
- * @slots: room for @n slots (any alignment of the type; the core uses up
- *	to 3 of them to align each node's children to a cache line)
- * @n: their number
- *
- * May be called at any time, also to grow the queue while timers are
- * queued: they move to the new array. The array must stay valid until
- * another one replaces it. Before the first call the core uses its own,
- * of DZ_HRTIMER_DEFAULT_SLOTS.
- *
- * Return: 0, or -DZ_ENOSPC if the timers queued now do not fit (nothing
- * changes then).
- */
-int dz_hrtimer_set_storage(struct dz_hrtimer_slot *slots, unsigned int n);
-
-#define DZ_HRTIMER_DEFAULT_SLOTS 64
-
 /* Counters, for tests and benchmarks. */
 struct dz_hrtimer_stats {
-	unsigned int queued;   /* timers queued now */
-	unsigned int capacity; /* timers the storage holds */
-	u64 expired;	       /* callbacks run */
-	u64 full;	       /* starts refused: the storage was full */
+	unsigned int queued; /* timers queued now */
+	u64 expired;	     /* callbacks run */
 };
 void dz_hrtimer_stats(struct dz_hrtimer_stats *st);
 
