@@ -175,6 +175,11 @@ static struct clocksource sim_clock = {
 
 static int boot(const char *cmdline, bool report)
 {
+	/*
+	 * The last boot's tick goes periodic first, on its own clock, when
+	 * its clocksource goes: then the clock may change.
+	 */
+	clocksource_unregister(&sim_clock);
 	sim.cycles = 0;
 	sim_freq = sim_freq_next;
 	sim_oneshot = sim_oneshot_next;

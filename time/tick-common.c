@@ -210,9 +210,9 @@ u64 dz_tick_idle_max(void)
 	u64 n = dz_timekeeping_max_skip(), hr = hrtimer_idle_ticks();
 	unsigned long idle = dz_timer_idle_ticks();
 
-	/* Only a running tick can be skipped: idle, the next event is a timer's. */
+	/* Only a running tick can be skipped, and only when the device's next event is its own. */
 	if (dz_tick_mode == TICK_STOPPED || dz_tick_mode == TICK_RESUMING ||
-	    (dz_tick_mode == TICK_HRES && dz_tick_hres_stopped()))
+	    (dz_tick_mode == TICK_HRES && !dz_tick_hres_skippable()))
 		n = 0;
 	dz_irq_restore(flags);
 	if (idle != ULONG_MAX && idle < n)

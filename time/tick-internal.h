@@ -100,6 +100,13 @@ void dz_tick_hres_set_tick(u64 j, bool stopped);
 bool dz_tick_hres_stopped(void);
 
 /*
+ * tick-oneshot.c: the tick runs and the device's next event is its own
+ * (not an hrtimer's, nor one left for a timer cancelled since): ticks can
+ * be skipped, the time then being the last skipped tick's.
+ */
+bool dz_tick_hres_skippable(void);
+
+/*
  * tick-oneshot.c: the first hrtimer may have changed: programs the device
  * for the earlier of it and the tick (outside the device's interrupt, which
  * does it when it ends).

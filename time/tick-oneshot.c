@@ -101,6 +101,11 @@ bool dz_tick_hres_stopped(void)
 	return hs.stopped;
 }
 
+bool dz_tick_hres_skippable(void)
+{
+	return !hs.stopped && hs.programmed == hs.tick_cyc;
+}
+
 /* The tick's part of an event: jiffies up to the grid, the wheel, the next tick. */
 static bool hres_tick(u64 now)
 {

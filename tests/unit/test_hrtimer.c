@@ -1,0 +1,760 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hrtimers against a model, on the simulated clock.
+ *
+ * The model is the definition, kept in a plain list and computed with the
+ * tests' own exact arithmetic (ref.c): a timer started on a clock has an
+ * expiry (soft) and a latest expiry (hard = soft + slack with high
+ * resolution; soft without); on the monotonic clock they are those minus
+ * the clock's offset (realtime: what dz_timekeeping_set_real_ns() set,
+ * reckoned here from the simulated clock; TAI: plus the TAI offset). At
+ * every event of the tick device the core must run, in order of (hard,
+ * start), every timer whose soft expiry has passed, up to the first whose
+ * has not: so each callback is checked to be the model's first, not early
+ * (soft <= the time of the event, exactly), and after each event the
+ * model's first must not be due. Not late:
+ *  - high resolution: at the latest at the first cycle of the simulated
+ *    clock at which the clock reaches hard (or, started or made due by a
+ *    clock change later than that, then), plus the device's shortest delay
+ *    (min_delta_ns rounded up to the counter: 2 cycles of the PIT clock);
+ *  - tick resolution: at the first tick at or after soft (or after the
+ *    time it was started or made due, if later), plus the device's
+ *    shortest delay when the tick is one-shot (idle, resuming).
+ * None lost (a timer past its latest allowed time still pending is an
+ * error), none run twice (a callback of a timer the model has not pending).
+ * Jiffies timers run among them, each at its exact jiffy, and jiffies in
+ * every callback are those the clock says (the tick's grid: jiffy n begins
+ * at n * divisor cycles). With nohz=on every wakeup of an idle CPU must
+ * run a callback (the device's wakeups are the distinct instants at which
+ * something expires), but for the folds of the simulated 32-bit clock.
+ *
+ * Random walks: starts (REL and ABS, the four clocks, with and without
+ * slack), cancels, callbacks that forward and restart themselves, start
+ * and cancel others, set the realtime clock (both ways) and the TAI
+ * offset; busy ticks, fast-forward, idle gaps; at HZ 24, 333, 10000 (and
+ * 100, 1000), tickless and periodic, with high resolution, with highres=off
+ * and on a device without one-shot mode, and at a 100 MHz and a 2 GHz
+ * clock. Each walk has its own seed, printed on a failure; DYNHZ_SEED=n
+ * changes the first, DYNHZ_LONG=1 runs ten times as many.
+ */
+#define DYNHZ_KERNEL_API 1
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <dynhz/dynhz.h>
+#include <dynhz/hrtimer.h>
+#include <dynhz/host.h>
+
+#include "panic.h"
+#include "ref.h"
+
+static bool long_run(void)
+{
+	const char *s = getenv("DYNHZ_LONG");
+
+	return s && *s && strcmp(s, "0");
+}
+
+static u64 seed_base(void)
+{
+	const char *s = getenv("DYNHZ_SEED");
+
+	return s ? strtoull(s, NULL, 0) : 0x68727431u;
+}
+
+static u64 rng;
+
+static u64 rnd(u64 n)
+{
+	return n ? ref_rand(&rng) % n : 0;
+}
+
+/* ---- the configuration of a walk ---- */
+
+enum mode { HIGHRES, HIGHRES_OFF, NO_ONESHOT };
+static const char *const mode_name[] = { "highres", "highres=off", "no one-shot" };
+
+static struct {
+	unsigned int hz;
+	enum mode mode;
+	bool nohz;
+	u64 freq; /* the simulated clock */
+	u64 div;  /* its cycles per jiffy */
+	u64 slop; /* high resolution: the device's shortest delay, in cycles */
+	s64 tick_ns; /* the tick's length to the nearest ns: the tick mode's resolution */
+	u64 seed;
+} cfg;
+
+static void boot(void)
+{
+	char cl[96];
+
+	snprintf(cl, sizeof(cl), "hz=%u nohz=%s highres=%s", cfg.hz, cfg.nohz ? "on" : "off",
+		 cfg.mode == HIGHRES_OFF ? "off" : "on");
+	dynhz_host_set_quiet(true);
+	dynhz_host_set_oneshot(cfg.mode != NO_ONESHOT);
+	assert_int_equal(dynhz_host_set_clock_hz((u32)cfg.freq), 0);
+	assert_int_equal(dynhz_boot_quiet(cl), 0);
+	dynhz_host_set_oneshot(true);
+	assert_int_equal(dynhz_host_set_clock_hz(DYNHZ_HOST_CLOCK_HZ), 0);
+	assert_int_equal(HZ, cfg.hz);
+	assert_int_equal(dz_hrtimer_highres(), cfg.mode == HIGHRES);
+	assert_int_equal(dz_tick_nohz_active(), cfg.nohz && cfg.mode != NO_ONESHOT);
+	cfg.div = (cfg.freq + cfg.hz / 2) / cfg.hz;
+	/* min_delta_ns = ceil(10^9 / freq), which the device rounds up to its counter. */
+	cfg.slop = ref_muldiv(ref_muldiv(1, NSEC_PER_SEC, cfg.freq, REF_UP, U64_MAX), cfg.freq,
+			      NSEC_PER_SEC, REF_UP, U64_MAX);
+	if (cfg.freq > NSEC_PER_SEC)
+		cfg.slop += (cfg.freq + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+	cfg.tick_ns = (s64)ref_muldiv(cfg.div, NSEC_PER_SEC, cfg.freq, REF_NEAR, U64_MAX);
+}
+
+/* ---- the model ---- */
+
+#define NT 40 /* hrtimers */
+#define NJ 12 /* jiffies timers */
+
+enum base { B_MONO, B_REAL, B_BOOT, B_TAI };
+
+struct ht {
+	struct hrtimer t;
+	int clock;	/* set up on */
+	enum base base; /* the model's own idea of its clock */
+	bool pending;
+	s64 soft, hard; /* on its clock */
+	u64 seq;
+	u64 due_since; /* the cycle it was started or made due by a clock change */
+};
+
+static struct {
+	struct ht h[NT];
+	struct timer_list j[NJ];
+	bool jpending[NJ];
+	u64 jdue[NJ];
+	unsigned long jexpires[NJ];
+	s64 real_off, tai_off;
+	u64 seq;
+	int budget; /* actions callbacks may still take in this step */
+	/* the callback running, and what it did to itself */
+	struct ht *running;
+	bool running_cancelled;
+	/* events */
+	u64 event_cycles; /* the last event's time */
+	u64 pass_events;  /* events since the test last changed anything itself */
+	bool virtual;	  /* the last "event" is the idle loop's catch-up, not an interrupt */
+	bool in_event;	  /* callbacks ran since the last event began */
+	unsigned int event_runs;
+	bool idle;
+	u64 idle_events, idle_empty;
+	/* totals */
+	u64 runs, jruns, events, restarts, jumps, step;
+	u64 errors;
+} M;
+
+#define ERR(...)                                                                                 \
+	do {                                                                                     \
+		if (M.errors++ < 10) {                                                           \
+			printf("seed %#llx, HZ %u, %s, nohz=%s, %llu Hz, step %llu, cycle %llu: ", \
+			       (unsigned long long)cfg.seed, cfg.hz, mode_name[cfg.mode],        \
+			       cfg.nohz ? "on" : "off", (unsigned long long)cfg.freq,             \
+			       (unsigned long long)M.step,                                       \
+			       (unsigned long long)dynhz_host_cycles());                         \
+			printf(__VA_ARGS__);                                                     \
+			printf("\n");                                                            \
+		}                                                                                \
+	} while (0)
+
+/* The true monotonic time at cycle c, as the clock reads it: floor(c * 10^9 / f). */
+static s64 ns_at(u64 c)
+{
+	return (s64)ref_muldiv(c, NSEC_PER_SEC, cfg.freq, REF_DOWN, U64_MAX);
+}
+
+/* The first cycle at which the clock reads ns or more. */
+static u64 cycle_of(s64 ns)
+{
+	return ns <= 0 ? 0 : ref_muldiv((u64)ns, cfg.freq, NSEC_PER_SEC, REF_UP, U64_MAX);
+}
+
+/* The first tick (jiffy boundary) at or after cycle c. */
+static u64 tick_at_or_after(u64 c)
+{
+	u64 t = (c + cfg.div - 1) / cfg.div * cfg.div;
+
+	return t < cfg.div ? cfg.div : t;
+}
+
+static s64 offset(enum base b)
+{
+	return b == B_REAL ? M.real_off : b == B_TAI ? M.real_off + M.tai_off : 0;
+}
+
+static s64 soft_mono(const struct ht *h)
+{
+	return h->soft - offset(h->base);
+}
+
+static s64 hard_mono(const struct ht *h)
+{
+	return h->hard - offset(h->base);
+}
+
+/* The latest cycle at which h may run. */
+static u64 allowed(const struct ht *h)
+{
+	if (cfg.mode == HIGHRES) {
+		u64 d = cycle_of(hard_mono(h));
+
+		return (d > h->due_since ? d : h->due_since) + cfg.slop;
+	} else {
+		u64 d = cycle_of(soft_mono(h)), s = h->due_since + 1;
+
+		/* A one-shot device that resumes or wakes the tick rounds as well. */
+		return tick_at_or_after(d > s ? d : s) + (cfg.mode == HIGHRES_OFF ? cfg.slop : 0);
+	}
+}
+
+/* The model's first: the least (hard on the monotonic clock, start). */
+static struct ht *model_first(void)
+{
+	struct ht *best = NULL;
+
+	for (int i = 0; i < NT; i++) {
+		struct ht *h = &M.h[i];
+
+		if (!h->pending)
+			continue;
+		if (!best || hard_mono(h) < hard_mono(best) ||
+		    (hard_mono(h) == hard_mono(best) && h->seq < best->seq))
+			best = h;
+	}
+	return best;
+}
+
+/* After an event at cycle c, nothing due may be left first. */
+static void check_left(u64 c)
+{
+	struct ht *f = model_first();
+
+	if (f && soft_mono(f) <= ns_at(c))
+		ERR("after the event at %llu, timer %d is first and due (soft %lld, clock %lld)",
+		    (unsigned long long)c, (int)(f - M.h), (long long)soft_mono(f),
+		    (long long)ns_at(c));
+}
+
+/* None past its latest time still pending. */
+static void check_lost(u64 now)
+{
+	for (int i = 0; i < NT; i++)
+		if (M.h[i].pending && allowed(&M.h[i]) < now)
+			ERR("timer %d (soft %lld hard %lld mono, due since %llu) not run by %llu", i,
+			    (long long)soft_mono(&M.h[i]), (long long)hard_mono(&M.h[i]),
+			    (unsigned long long)M.h[i].due_since,
+			    (unsigned long long)allowed(&M.h[i]));
+	for (int i = 0; i < NJ; i++)
+		if (M.jpending[i] && M.jdue[i] * cfg.div < now)
+			ERR("jiffies timer %d due at tick %llu did not run", i,
+			    (unsigned long long)M.jdue[i]);
+}
+
+/* Every interrupt of the simulated device, before the core's handler. */
+static void irq_hook(u64 cycles, void *arg)
+{
+	(void)arg;
+	/* The idle loop runs the hrtimers due only now and then: no check there. */
+	if (M.pass_events && !M.virtual) {
+		check_left(M.event_cycles);
+		if (M.idle && !M.event_runs)
+			M.idle_empty++;
+	}
+	check_lost(cycles);
+	M.events++;
+	M.pass_events++;
+	M.virtual = false;
+	M.idle_events += M.idle;
+	M.event_cycles = cycles;
+	M.event_runs = 0;
+}
+
+/* ---- operations, on the core and the model alike ---- */
+
+static void model_queue(struct ht *h)
+{
+	h->pending = true;
+	h->seq = ++M.seq;
+	h->due_since = dynhz_host_cycles();
+}
+
+static s64 clock_now(enum base b)
+{
+	return ns_at(dynhz_host_cycles()) + offset(b);
+}
+
+static void op_start(struct ht *h)
+{
+	bool rel = rnd(2);
+	u64 r = rnd(100), slack = 0;
+	s64 v;
+
+	/* Mostly soon, some later, some passed. */
+	if (r < 10)
+		v = -(s64)rnd(2 * NSEC_PER_MSEC);
+	else if (r < 15)
+		v = (s64)rnd(3);
+	else if (r < 60)
+		v = (s64)rnd(3 * NSEC_PER_MSEC);
+	else if (r < 90)
+		v = (s64)rnd(200 * NSEC_PER_MSEC);
+	else
+		v = (s64)rnd(20 * NSEC_PER_SEC);
+	r = rnd(100);
+	if (r < 30)
+		slack = rnd(50 * NSEC_PER_USEC);
+	else if (r < 40)
+		slack = rnd(30 * NSEC_PER_MSEC);
+	if (!rel)
+		v += clock_now(h->base);
+	if (slack)
+		hrtimer_start_range_ns(&h->t, v, slack, rel ? HRTIMER_MODE_REL : HRTIMER_MODE_ABS);
+	else
+		hrtimer_start(&h->t, v, rel ? HRTIMER_MODE_REL : HRTIMER_MODE_ABS_PINNED);
+	if (rel)
+		v += clock_now(h->base);
+	h->soft = v;
+	h->hard = cfg.mode == HIGHRES ? v + (s64)slack : v;
+	if (h == M.running)
+		M.running_cancelled = false;
+	model_queue(h);
+	if (!hrtimer_is_queued(&h->t))
+		ERR("timer %d not queued after a start", (int)(h - M.h));
+}
+
+static void op_cancel(struct ht *h, bool try)
+{
+	int want = h == M.running ? (try ? -1 : 1) : h->pending;
+	int ret;
+
+	if (try && h == M.running) {
+		ret = hrtimer_try_to_cancel(&h->t);
+	} else {
+		ret = try ? hrtimer_try_to_cancel(&h->t) : hrtimer_cancel(&h->t);
+		if (h == M.running && h->pending)
+			want = 1;
+		h->pending = false;
+		if (h == M.running)
+			M.running_cancelled = true;
+	}
+	if (ret != want)
+		ERR("cancel (try %d) of timer %d returned %d, not %d", try, (int)(h - M.h), ret,
+		    want);
+}
+
+/* Sets the realtime clock (or the TAI offset) by some seconds either way. */
+static void op_jump(void)
+{
+	s64 now = ns_at(dynhz_host_cycles());
+
+	if (rnd(5)) {
+		s64 real = now + M.real_off + (s64)rnd(20 * NSEC_PER_SEC) - 10 * (s64)NSEC_PER_SEC;
+
+		dz_timekeeping_set_real_ns(real);
+		M.real_off = real - now;
+		if (ktime_get_real() != real)
+			ERR("realtime %lld after setting it to %lld", (long long)ktime_get_real(),
+			    (long long)real);
+	} else {
+		s32 tai = (s32)rnd(80) - 20;
+
+		dz_timekeeping_set_tai_offset(tai);
+		M.tai_off = (s64)tai * (s64)NSEC_PER_SEC;
+	}
+	/* What the jump made due is due from now. */
+	for (int i = 0; i < NT; i++)
+		if (M.h[i].pending && (M.h[i].base == B_REAL || M.h[i].base == B_TAI))
+			M.h[i].due_since = dynhz_host_cycles();
+	M.jumps++;
+}
+
+/* Jiffies timers, as in test_nohz.c: the tick at which one must run. */
+static u64 jdue_of(unsigned long expires)
+{
+	unsigned long x = expires - ((unsigned long)jiffies + 1);
+
+	return dz_tick_count() + 1 + (x <= (unsigned long)LONG_MAX + 1 ? (u64)x : 0);
+}
+
+static void op_jmod(unsigned int id)
+{
+	unsigned long expires = jiffies + (unsigned long)rnd(cfg.hz / 2 + 2) - 1;
+	int was = M.jpending[id];
+
+	if (mod_timer(&M.j[id], expires) != was)
+		ERR("mod_timer(%u) did not return %d", id, was);
+	if (was && M.jexpires[id] == expires)
+		return;
+	M.jpending[id] = true;
+	M.jdue[id] = jdue_of(expires);
+	M.jexpires[id] = expires;
+}
+
+static void op_jdel(unsigned int id)
+{
+	if (del_timer(&M.j[id]) != M.jpending[id])
+		ERR("del_timer(%u) did not return %d", id, M.jpending[id]);
+	M.jpending[id] = false;
+}
+
+static void random_action(void)
+{
+	unsigned int r = (unsigned int)rnd(100);
+	struct ht *h = &M.h[rnd(NT)];
+
+	if (r < 40)
+		op_start(h);
+	else if (r < 55)
+		op_cancel(h, rnd(2));
+	else if (r < 75)
+		op_jmod((unsigned int)rnd(NJ));
+	else if (r < 85)
+		op_jdel((unsigned int)rnd(NJ));
+	else if (r < 88)
+		op_jump();
+}
+
+/* ---- callbacks ---- */
+
+/* In every callback: the jiffy is the one the clock shows (grid: n * div). */
+static void check_jiffies(const char *who, int id)
+{
+	u64 c = dynhz_host_cycles();
+
+	if (dz_tick_count() != c / cfg.div)
+		ERR("%s %d runs at jiffy %llu, the clock says %llu", who, id,
+		    (unsigned long long)dz_tick_count(), (unsigned long long)(c / cfg.div));
+}
+
+static void check_run(struct ht *h)
+{
+	u64 c = dynhz_host_cycles();
+	s64 now = ns_at(c);
+	struct ht *f = model_first();
+	int id = (int)(h - M.h);
+
+	if (!h->pending) {
+		ERR("timer %d ran but was not pending (twice?)", id);
+		return;
+	}
+	if (c != M.event_cycles)
+		ERR("timer %d ran outside an event", id);
+	if (f != h)
+		ERR("timer %d (hard %lld, start %llu) ran before timer %d (hard %lld, start %llu)",
+		    id, (long long)hard_mono(h), (unsigned long long)h->seq, (int)(f - M.h),
+		    (long long)hard_mono(f), (unsigned long long)f->seq);
+	if (soft_mono(h) > now)
+		ERR("timer %d ran early: clock %lld on its clock, expiry %lld", id,
+		    (long long)(now + offset(h->base)), (long long)h->soft);
+	if (c > allowed(h))
+		ERR("timer %d ran late: cycle %llu, at the latest %llu (soft %lld hard %lld mono)",
+		    id, (unsigned long long)c, (unsigned long long)allowed(h),
+		    (long long)soft_mono(h), (long long)hard_mono(h));
+	check_jiffies("timer", id);
+	if (!hrtimer_active(&h->t) || hrtimer_is_queued(&h->t) || !hrtimer_callback_running(&h->t))
+		ERR("timer %d in its callback: active %d queued %d running %d", id,
+		    hrtimer_active(&h->t), hrtimer_is_queued(&h->t),
+		    hrtimer_callback_running(&h->t));
+}
+
+static enum hrtimer_restart hcb(struct hrtimer *t)
+{
+	struct ht *h = dz_container_of(t, struct ht, t);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	unsigned int r = (unsigned int)rnd(100);
+
+	check_run(h);
+	h->pending = false;
+	M.runs++;
+	M.event_runs++;
+	M.running = h;
+	M.running_cancelled = false;
+	if (r < 30) {
+		/* Periodic: forward past now, RESTART (the model's own arithmetic). */
+		s64 iv = 1 + (s64)rnd(r < 10 ? 100 * NSEC_PER_USEC : 40 * NSEC_PER_MSEC);
+		s64 now = clock_now(h->base), res = cfg.mode == HIGHRES ? 1 : cfg.tick_ns;
+		s64 eff = iv < res ? res : iv;
+		u64 want = now < h->hard ? 0 : (u64)((now - h->hard) / eff) + 1;
+		u64 n = hrtimer_forward_now(t, iv);
+
+		if (n != want)
+			ERR("hrtimer_forward_now(%lld) gave %llu, not %llu", (long long)iv,
+			    (unsigned long long)n, (unsigned long long)want);
+		h->soft += (s64)want * eff;
+		h->hard += (s64)want * eff;
+		if (hrtimer_get_expires(t) != h->hard || hrtimer_get_softexpires(t) != h->soft)
+			ERR("timer %d forwarded to %lld/%lld, not %lld/%lld", (int)(h - M.h),
+			    (long long)hrtimer_get_softexpires(t), (long long)hrtimer_get_expires(t),
+			    (long long)h->soft, (long long)h->hard);
+		ret = HRTIMER_RESTART;
+	} else if (r < 40) {
+		op_start(h); /* itself, from its callback */
+		ret = rnd(2) ? HRTIMER_RESTART : HRTIMER_NORESTART;
+	} else if (r < 45) {
+		op_cancel(h, true); /* -1: its callback runs */
+		op_cancel(h, false);
+		ret = HRTIMER_RESTART; /* the cancel wins */
+	}
+	while (M.budget > 0 && rnd(100) < 40) {
+		M.budget--;
+		random_action();
+	}
+	M.running = NULL;
+	if (ret == HRTIMER_RESTART && !h->pending && !M.running_cancelled) {
+		model_queue(h);
+		M.restarts++;
+	}
+	return ret;
+}
+
+static void jcb(struct timer_list *t)
+{
+	unsigned int id = (unsigned int)(t - M.j);
+
+	if (!M.jpending[id])
+		ERR("jiffies timer %u ran but was not pending", id);
+	else if (M.jdue[id] != dz_tick_count())
+		ERR("jiffies timer %u ran at tick %llu, due at %llu", id,
+		    (unsigned long long)dz_tick_count(), (unsigned long long)M.jdue[id]);
+	check_jiffies("jiffies timer", (int)id);
+	M.jpending[id] = false;
+	M.jruns++;
+	M.event_runs++;
+	while (M.budget > 0 && rnd(100) < 30) {
+		M.budget--;
+		random_action();
+	}
+}
+
+/* ---- time ---- */
+
+static u64 folds(u64 cycles)
+{
+	return cycles / (1ULL << 31) + 1;
+}
+
+/*
+ * Before time passes: the events from now on are checked against each
+ * other. The idle loop's calls at the start (tick_nohz_idle_enter() or
+ * _exit()) catch jiffies up and, at tick resolution, run the hrtimers due
+ * as a tick would, at the time now: a first event of its own.
+ */
+static void before_pass(void)
+{
+	M.event_cycles = dynhz_host_cycles();
+	M.pass_events = 1;
+	M.virtual = true;
+	M.event_runs = 0;
+}
+
+static void after_pass(void)
+{
+	if (M.pass_events && !M.virtual)
+		check_left(M.event_cycles);
+	M.pass_events = 0;
+	check_lost(dynhz_host_cycles() + 1);
+}
+
+static void busy_ticks(void)
+{
+	u64 n = 1 + rnd(rnd(4) ? 3 : 60), t0 = dz_tick_count();
+
+	M.budget = 3;
+	before_pass();
+	if (rnd(3))
+		dynhz_host_run_ticks((unsigned long)n);
+	else
+		dynhz_host_advance_ticks(n);
+	if (dz_tick_count() != t0 + n)
+		ERR("%llu busy ticks moved jiffies by %llu", (unsigned long long)n,
+		    (unsigned long long)(dz_tick_count() - t0));
+	after_pass();
+}
+
+static void busy_pass(void)
+{
+	M.budget = 3;
+	before_pass();
+	dynhz_host_pass(rnd(rnd(2) ? 3 * NSEC_PER_MSEC : 300 * NSEC_PER_MSEC), false);
+	after_pass();
+}
+
+static void idle_gap(void)
+{
+	u64 r = rnd(100), ns, c0 = dynhz_host_cycles(), e0 = M.idle_events, z0 = M.idle_empty;
+
+	ns = r < 50 ? rnd(5 * NSEC_PER_MSEC) : r < 95 ? rnd(400 * NSEC_PER_MSEC)
+						       : rnd(30 * NSEC_PER_SEC);
+	M.budget = 3;
+	before_pass();
+	M.idle = true;
+	dynhz_host_pass(ns, true);
+	if (M.pass_events && !M.event_runs && !M.virtual)
+		M.idle_empty++; /* the gap's last event */
+	M.idle = false;
+	after_pass();
+	before_pass();
+	dynhz_host_idle(0); /* leaves idle: the tick resumes */
+	after_pass();
+	if (cfg.nohz && cfg.mode != NO_ONESHOT &&
+	    M.idle_empty - z0 > folds(dynhz_host_cycles() - c0))
+		ERR("%llu of %llu idle wakeups ran nothing in %llu cycles",
+		    (unsigned long long)(M.idle_empty - z0), (unsigned long long)(M.idle_events - e0),
+		    (unsigned long long)(dynhz_host_cycles() - c0));
+}
+
+static void random_step(void)
+{
+	unsigned int r = (unsigned int)rnd(100);
+
+	M.step++;
+	M.budget = 2;
+	if (r < 30)
+		op_start(&M.h[rnd(NT)]);
+	else if (r < 38)
+		op_cancel(&M.h[rnd(NT)], rnd(2));
+	else if (r < 44)
+		op_jmod((unsigned int)rnd(NJ));
+	else if (r < 46)
+		op_jdel((unsigned int)rnd(NJ));
+	else if (r < 48)
+		op_jump();
+	else if (r < 65)
+		busy_ticks();
+	else if (r < 75)
+		busy_pass();
+	else
+		idle_gap();
+}
+
+static const int clocks[] = { DZ_CLOCK_MONOTONIC, DZ_CLOCK_REALTIME, DZ_CLOCK_BOOTTIME,
+			      DZ_CLOCK_TAI };
+
+static void walk(unsigned int steps)
+{
+	memset(&M, 0, sizeof(M));
+	boot();
+	dynhz_host_set_irq_hook(irq_hook, NULL);
+	for (int i = 0; i < NT; i++) {
+		struct ht *h = &M.h[i];
+		bool rel = rnd(2);
+
+		h->clock = clocks[rnd(4)];
+		hrtimer_setup(&h->t, hcb, h->clock, rel ? HRTIMER_MODE_REL : HRTIMER_MODE_ABS);
+		/* Realtime set up relative is monotonic (POSIX); the others are their clock. */
+		h->base = h->clock == DZ_CLOCK_REALTIME ? (rel ? B_MONO : B_REAL)
+			  : h->clock == DZ_CLOCK_TAI    ? B_TAI
+			  : h->clock == DZ_CLOCK_BOOTTIME ? B_BOOT
+							  : B_MONO;
+	}
+	for (int i = 0; i < NJ; i++)
+		timer_setup(&M.j[i], jcb, 0);
+	for (unsigned int i = 0; i < steps && !M.errors; i++)
+		random_step();
+	for (int i = 0; i < NT; i++)
+		op_cancel(&M.h[i], false);
+	for (int i = 0; i < NJ; i++)
+		op_jdel((unsigned int)i);
+	dynhz_host_set_irq_hook(NULL, NULL);
+	if (M.errors)
+		printf("seed %#llx failed: DYNHZ_SEED=%#llx reproduces it as the first walk\n",
+		       (unsigned long long)cfg.seed, (unsigned long long)cfg.seed);
+	assert_int_equal(M.errors, 0);
+}
+
+struct totals {
+	u64 walks, runs, jruns, events, restarts, jumps, idle_events;
+};
+
+static void walks(unsigned int hz, enum mode mode, bool nohz, u64 freq, unsigned int n,
+		  unsigned int steps, struct totals *tot)
+{
+	cfg.hz = hz;
+	cfg.mode = mode;
+	cfg.nohz = nohz;
+	cfg.freq = freq;
+	for (unsigned int i = 0; i < n; i++) {
+		cfg.seed = seed_base() + tot->walks;
+		rng = cfg.seed * 0x9e3779b97f4a7c15ULL + 1;
+		walk(steps);
+		tot->walks++;
+		tot->runs += M.runs;
+		tot->jruns += M.jruns;
+		tot->events += M.events;
+		tot->restarts += M.restarts;
+		tot->jumps += M.jumps;
+		tot->idle_events += M.idle_events;
+	}
+}
+
+#ifdef CONFIG_HZ
+static const unsigned int hz_list[] = { CONFIG_HZ };
+#else
+static const unsigned int hz_list[] = { 24, 333, 10000, 100, 1000 };
+#endif
+
+static void test_differential(void **state)
+{
+	unsigned int per = long_run() ? 400 : 40, steps = 150;
+
+	(void)state;
+	for (int m = 0; m < 3; m++) {
+		struct totals tot = { 0 };
+
+		for (size_t i = 0; i < ARRAY_SIZE(hz_list); i++)
+			for (int nohz = 0; nohz < 2; nohz++)
+				walks(hz_list[i], (enum mode)m, nohz, DYNHZ_HOST_CLOCK_HZ,
+				      hz_list[i] >= 5000 ? per / 4 : per, steps, &tot);
+		printf("%-12s %llu walks: %llu callbacks (%llu restarts), %llu jiffies timers, "
+		       "%llu events (%llu idle), %llu clock changes\n",
+		       mode_name[m], (unsigned long long)tot.walks, (unsigned long long)tot.runs,
+		       (unsigned long long)tot.restarts, (unsigned long long)tot.jruns,
+		       (unsigned long long)tot.events, (unsigned long long)tot.idle_events,
+		       (unsigned long long)tot.jumps);
+	}
+}
+
+/* Other clock rates: 100 MHz (a cycle is 10 ns) and 2 GHz (several cycles a ns). */
+static void test_differential_clocks(void **state)
+{
+	static const u64 freqs[] = { 100000000, 2000000000 };
+	unsigned int per = long_run() ? 200 : 20;
+
+	(void)state;
+#ifdef CONFIG_HZ
+	/* The constant build's conversions are the PIT's: its clock only. */
+	skip();
+#endif
+	for (size_t f = 0; f < ARRAY_SIZE(freqs); f++) {
+		struct totals tot = { 0 };
+
+		for (int nohz = 0; nohz < 2; nohz++)
+			walks(1000, HIGHRES, nohz, freqs[f], per, 150, &tot);
+		walks(250, HIGHRES_OFF, true, freqs[f], per, 150, &tot);
+		printf("%llu Hz: %llu walks, %llu callbacks, %llu events\n",
+		       (unsigned long long)freqs[f], (unsigned long long)tot.walks,
+		       (unsigned long long)tot.runs, (unsigned long long)tot.events);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_differential),
+		cmocka_unit_test(test_differential_clocks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
