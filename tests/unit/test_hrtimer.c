@@ -44,12 +44,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <dynhz/dynhz.h>
 #include <dynhz/hrtimer.h>
 #include <dynhz/host.h>
 
+#include "hrtimer-internal.h" /* dz_hrtimer_next_key() */
 #include "panic.h"
 #include "ref.h"
 
@@ -83,9 +86,9 @@ static struct {
 	unsigned int hz;
 	enum mode mode;
 	bool nohz;
-	u64 freq; /* the simulated clock */
-	u64 div;  /* its cycles per jiffy */
-	u64 slop; /* high resolution: the device's shortest delay, in cycles */
+	u64 freq;    /* the simulated clock */
+	u64 div;     /* its cycles per jiffy */
+	u64 slop;    /* high resolution: the device's shortest delay, in cycles */
 	s64 tick_ns; /* the tick's length to the nearest ns: the tick mode's resolution */
 	u64 seed;
 } cfg;
@@ -156,17 +159,17 @@ static struct {
 	u64 errors;
 } M;
 
-#define ERR(...)                                                                                 \
-	do {                                                                                     \
-		if (M.errors++ < 10) {                                                           \
+#define ERR(...)                                                                                   \
+	do {                                                                                       \
+		if (M.errors++ < 10) {                                                             \
 			printf("seed %#llx, HZ %u, %s, nohz=%s, %llu Hz, step %llu, cycle %llu: ", \
-			       (unsigned long long)cfg.seed, cfg.hz, mode_name[cfg.mode],        \
-			       cfg.nohz ? "on" : "off", (unsigned long long)cfg.freq,             \
-			       (unsigned long long)M.step,                                       \
-			       (unsigned long long)dynhz_host_cycles());                         \
-			printf(__VA_ARGS__);                                                     \
-			printf("\n");                                                            \
-		}                                                                                \
+			       (unsigned long long)cfg.seed, cfg.hz, mode_name[cfg.mode],          \
+			       cfg.nohz ? "on" : "off", (unsigned long long)cfg.freq,              \
+			       (unsigned long long)M.step,                                         \
+			       (unsigned long long)dynhz_host_cycles());                           \
+			printf(__VA_ARGS__);                                                       \
+			printf("\n");                                                              \
+		}                                                                                  \
 	} while (0)
 
 /* The true monotonic time at cycle c, as the clock reads it: floor(c * 10^9 / f). */
@@ -252,8 +255,8 @@ static void check_lost(u64 now)
 {
 	for (int i = 0; i < NT; i++)
 		if (M.h[i].pending && allowed(&M.h[i]) < now)
-			ERR("timer %d (soft %lld hard %lld mono, due since %llu) not run by %llu", i,
-			    (long long)soft_mono(&M.h[i]), (long long)hard_mono(&M.h[i]),
+			ERR("timer %d (soft %lld hard %lld mono, due since %llu) not run by %llu",
+			    i, (long long)soft_mono(&M.h[i]), (long long)hard_mono(&M.h[i]),
 			    (unsigned long long)M.h[i].due_since,
 			    (unsigned long long)allowed(&M.h[i]));
 	for (int i = 0; i < NJ; i++)
@@ -319,6 +322,15 @@ static void op_start(struct ht *h)
 		slack = rnd(30 * NSEC_PER_MSEC);
 	if (!rel)
 		v += clock_now(h->base);
+	/* Some share another's expiry: equal expiries run in start order. */
+	if (!rel && rnd(100) < 15) {
+		struct ht *o = &M.h[rnd(NT)];
+
+		if (o->pending && o->base == h->base && o->hard == o->soft) {
+			v = o->soft;
+			slack = 0;
+		}
+	}
 	if (slack)
 		hrtimer_start_range_ns(&h->t, v, slack, rel ? HRTIMER_MODE_REL : HRTIMER_MODE_ABS);
 	else
@@ -496,8 +508,9 @@ static enum hrtimer_restart hcb(struct hrtimer *t)
 		h->hard += (s64)want * eff;
 		if (hrtimer_get_expires(t) != h->hard || hrtimer_get_softexpires(t) != h->soft)
 			ERR("timer %d forwarded to %lld/%lld, not %lld/%lld", (int)(h - M.h),
-			    (long long)hrtimer_get_softexpires(t), (long long)hrtimer_get_expires(t),
-			    (long long)h->soft, (long long)h->hard);
+			    (long long)hrtimer_get_softexpires(t),
+			    (long long)hrtimer_get_expires(t), (long long)h->soft,
+			    (long long)h->hard);
 		ret = HRTIMER_RESTART;
 	} else if (r < 40) {
 		op_start(h); /* itself, from its callback */
@@ -595,8 +608,9 @@ static void idle_gap(void)
 {
 	u64 r = rnd(100), ns, c0 = dynhz_host_cycles(), e0 = M.idle_events, z0 = M.idle_empty;
 
-	ns = r < 50 ? rnd(5 * NSEC_PER_MSEC) : r < 95 ? rnd(400 * NSEC_PER_MSEC)
-						       : rnd(30 * NSEC_PER_SEC);
+	ns = r < 50   ? rnd(5 * NSEC_PER_MSEC)
+	     : r < 95 ? rnd(400 * NSEC_PER_MSEC)
+		      : rnd(30 * NSEC_PER_SEC);
 	M.budget = 3;
 	before_pass();
 	M.idle = true;
@@ -611,7 +625,8 @@ static void idle_gap(void)
 	if (cfg.nohz && cfg.mode != NO_ONESHOT &&
 	    M.idle_empty - z0 > folds(dynhz_host_cycles() - c0))
 		ERR("%llu of %llu idle wakeups ran nothing in %llu cycles",
-		    (unsigned long long)(M.idle_empty - z0), (unsigned long long)(M.idle_events - e0),
+		    (unsigned long long)(M.idle_empty - z0),
+		    (unsigned long long)(M.idle_events - e0),
 		    (unsigned long long)(dynhz_host_cycles() - c0));
 }
 
@@ -654,8 +669,8 @@ static void walk(unsigned int steps)
 		h->clock = clocks[rnd(4)];
 		hrtimer_setup(&h->t, hcb, h->clock, rel ? HRTIMER_MODE_REL : HRTIMER_MODE_ABS);
 		/* Realtime set up relative is monotonic (POSIX); the others are their clock. */
-		h->base = h->clock == DZ_CLOCK_REALTIME ? (rel ? B_MONO : B_REAL)
-			  : h->clock == DZ_CLOCK_TAI    ? B_TAI
+		h->base = h->clock == DZ_CLOCK_REALTIME	  ? (rel ? B_MONO : B_REAL)
+			  : h->clock == DZ_CLOCK_TAI	  ? B_TAI
 			  : h->clock == DZ_CLOCK_BOOTTIME ? B_BOOT
 							  : B_MONO;
 	}
@@ -749,11 +764,711 @@ static void test_differential_clocks(void **state)
 	}
 }
 
+/* ---- the API, case by case ---- */
+
+static unsigned int api_runs;
+static u64 api_at; /* cycle of the last run */
+
+static enum hrtimer_restart api_fn(struct hrtimer *t)
+{
+	(void)t;
+	api_runs++;
+	api_at = dynhz_host_cycles();
+	return HRTIMER_NORESTART;
+}
+
+static void boot_cl(const char *cl)
+{
+	dynhz_host_set_quiet(true);
+	assert_int_equal(dynhz_boot_quiet(cl), 0);
+}
+
+/* The clock's reading at cycle c of the PIT's clock. */
+static s64 ns_at_pit(u64 c)
+{
+	return (s64)ref_muldiv(c, NSEC_PER_SEC, REF_PIT_HZ, REF_DOWN, U64_MAX);
+}
+
+/* ns of simulated time to the cycle, on the PIT's clock. */
+static u64 pit_cycle_of(s64 ns)
+{
+	return ref_muldiv((u64)ns, REF_PIT_HZ, NSEC_PER_SEC, REF_UP, U64_MAX);
+}
+
+static void test_api(void **state)
+{
+	struct hrtimer t, u;
+	ktime_t e;
+
+	(void)state;
+	boot_cl("hz=100");
+	assert_true(dz_hrtimer_highres());
+	hrtimer_setup(&t, api_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	assert_false(hrtimer_is_queued(&t));
+	assert_false(hrtimer_active(&t));
+	assert_int_equal(hrtimer_try_to_cancel(&t), 0);
+	assert_int_equal(hrtimer_cancel(&t), 0);
+
+	/* Relative, 1 ms: runs at the first cycle the clock reaches it. */
+	api_runs = 0;
+	e = ktime_get() + (ktime_t)NSEC_PER_MSEC;
+	hrtimer_start(&t, NSEC_PER_MSEC, HRTIMER_MODE_REL);
+	assert_true(hrtimer_is_queued(&t) && hrtimer_active(&t));
+	assert_true(hrtimer_get_expires(&t) == e && hrtimer_get_softexpires(&t) == e);
+	assert_true(hrtimer_get_remaining(&t) == (ktime_t)NSEC_PER_MSEC);
+	dynhz_host_pass(2 * NSEC_PER_MSEC, false);
+	assert_int_equal(api_runs, 1);
+	assert_true(api_at == pit_cycle_of(e));
+	assert_false(hrtimer_active(&t));
+
+	/* Restarting a queued timer moves it; cancelling stops it. */
+	hrtimer_start(&t, 5 * NSEC_PER_MSEC, HRTIMER_MODE_REL);
+	hrtimer_start(&t, 7 * NSEC_PER_MSEC, HRTIMER_MODE_REL);
+	dynhz_host_pass(6 * NSEC_PER_MSEC, false);
+	assert_int_equal(api_runs, 1);
+	assert_int_equal(hrtimer_try_to_cancel(&t), 1);
+	assert_int_equal(hrtimer_cancel(&t), 0);
+	dynhz_host_pass(10 * NSEC_PER_MSEC, false);
+	assert_int_equal(api_runs, 1);
+
+	/* Linux's older form, and hrtimer_start_expires() after setting the expiry. */
+	hrtimer_init(&u, DZ_CLOCK_BOOTTIME, HRTIMER_MODE_ABS);
+	u.function = api_fn;
+	hrtimer_set_expires_range_ns(&u, ktime_get_boottime() + 300000, 50000);
+	assert_true(hrtimer_get_expires(&u) - hrtimer_get_softexpires(&u) == 50000);
+	hrtimer_start_expires(&u, HRTIMER_MODE_ABS);
+	assert_true(hrtimer_get_expires(&u) - hrtimer_get_softexpires(&u) == 50000);
+	dynhz_host_pass(NSEC_PER_MSEC, false);
+	assert_int_equal(api_runs, 2);
+
+	/* Passed already: it runs at the device's shortest delay, not at the next tick. */
+	e = ktime_get();
+	hrtimer_start(&t, e - 1000, HRTIMER_MODE_ABS);
+	dynhz_host_pass(NSEC_PER_MSEC, false);
+	assert_int_equal(api_runs, 3);
+	assert_true(api_at - pit_cycle_of(e) <= 2);
+
+	/* Never: KTIME_MAX, and relative times that saturate. */
+	hrtimer_start(&t, KTIME_MAX, HRTIMER_MODE_ABS);
+	hrtimer_start(&u, KTIME_MAX, HRTIMER_MODE_REL);
+	assert_true(hrtimer_get_expires(&u) == KTIME_MAX);
+	dynhz_host_idle(3600 * NSEC_PER_SEC);
+	assert_int_equal(api_runs, 3);
+	assert_int_equal(hrtimer_cancel(&t) + hrtimer_cancel(&u), 2);
+}
+
+/* hrtimer_forward(): the intervals added, Linux's count. */
+static void test_forward(void **state)
+{
+	struct hrtimer t;
+
+	(void)state;
+	boot_cl("hz=250");
+	hrtimer_setup(&t, api_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_set_expires(&t, 1000);
+	assert_true(hrtimer_forward(&t, 999, 100) == 0); /* not passed */
+	assert_true(hrtimer_get_expires(&t) == 1000);
+	assert_true(hrtimer_forward(&t, 1000, 100) == 1); /* exactly now: one */
+	assert_true(hrtimer_get_expires(&t) == 1100);
+	assert_true(hrtimer_forward(&t, 1399, 100) == 3);
+	assert_true(hrtimer_get_expires(&t) == 1400);
+	assert_true(hrtimer_forward(&t, 1400, 100) == 1);
+	assert_true(hrtimer_get_expires(&t) == 1500);
+	hrtimer_set_expires_range_ns(&t, 0, 10);
+	/* (1000000 - 10) / 7 + 1 intervals: the latest expiry passes now */
+	assert_true(hrtimer_forward(&t, 1000000, 7) == 142856);
+	assert_true(hrtimer_get_softexpires(&t) == 999992 && hrtimer_get_expires(&t) == 1000002);
+	/* Without high resolution the interval is at least a tick (Linux's hrtimer_resolution). */
+	boot_cl("hz=250 highres=off");
+	hrtimer_setup(&t, api_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_set_expires(&t, 0);
+	assert_true(hrtimer_forward(&t, 10000000, 1) == 3);
+	assert_true(hrtimer_get_expires(&t) == 3 * dz_clock_getres_ns(DZ_CLOCK_MONOTONIC));
+}
+
+/* Callbacks: restart, restart after starting itself, cancel itself, try_to_cancel -1. */
+static struct hrtimer cb_t;
+static unsigned int cb_runs;
+static int cb_what, cb_try;
+
+static enum hrtimer_restart cb_fn(struct hrtimer *t)
+{
+	cb_runs++;
+	assert_true(hrtimer_callback_running(t) && hrtimer_active(t) && !hrtimer_is_queued(t));
+	cb_try = hrtimer_try_to_cancel(t);
+	switch (cb_what) {
+	case 0: /* periodic, 1 ms */
+		hrtimer_forward_now(t, NSEC_PER_MSEC);
+		return HRTIMER_RESTART;
+	case 1: /* started itself 5 ms on, then RESTART: that start stands, queued once */
+		hrtimer_start(t, 5 * NSEC_PER_MSEC, HRTIMER_MODE_REL);
+		hrtimer_forward_now(t, NSEC_PER_MSEC);
+		return HRTIMER_RESTART;
+	default: /* cancelled itself: RESTART does nothing */
+		assert_int_equal(hrtimer_cancel(t), 1);
+		hrtimer_forward_now(t, NSEC_PER_MSEC);
+		return HRTIMER_RESTART;
+	}
+}
+
+static void test_callbacks(void **state)
+{
+	(void)state;
+	boot_cl("hz=100");
+	hrtimer_setup(&cb_t, cb_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	cb_what = 0;
+	cb_runs = 0;
+	hrtimer_start(&cb_t, NSEC_PER_MSEC, HRTIMER_MODE_REL);
+	dynhz_host_idle(10 * NSEC_PER_MSEC + NSEC_PER_MSEC / 2);
+	assert_int_equal(cb_runs, 10);
+	assert_int_equal(cb_try, -1);
+	assert_true(hrtimer_is_queued(&cb_t));
+	cb_what = 1;
+	dynhz_host_idle(NSEC_PER_MSEC);
+	assert_int_equal(cb_runs, 11);
+	dynhz_host_idle(4 * NSEC_PER_MSEC + NSEC_PER_MSEC / 2);
+	assert_int_equal(cb_runs, 11);
+	cb_what = 2;
+	dynhz_host_idle(NSEC_PER_MSEC);
+	assert_int_equal(cb_runs, 12);
+	assert_false(hrtimer_active(&cb_t));
+	dynhz_host_idle(NSEC_PER_SEC);
+	assert_int_equal(cb_runs, 12);
+}
+
+/*
+ * A realtime timer follows the clock: set forward past its expiry it runs
+ * at once; set back it waits the longer. Relative realtime (monotonic, as
+ * POSIX) and TAI alike.
+ */
+static struct hrtimer rt_abs, rt_rel, rt_tai, rt_back;
+static u64 rt_at[4];
+
+static enum hrtimer_restart rt_fn(struct hrtimer *t)
+{
+	int i = t == &rt_abs ? 0 : t == &rt_rel ? 1 : t == &rt_tai ? 2 : 3;
+
+	rt_at[i] = dynhz_host_cycles();
+	return HRTIMER_NORESTART;
+}
+
+static void test_realtime(void **state)
+{
+	s64 real = 1700000000LL * (s64)NSEC_PER_SEC, mono;
+	u64 c;
+
+	(void)state;
+	boot_cl("hz=100");
+	memset(rt_at, 0, sizeof(rt_at));
+	dz_timekeeping_set_real_ns(real);
+	mono = ktime_get();
+	assert_true(ktime_get_real() == real);
+	assert_true(dz_timekeeping_real_offset_ns() == real - mono);
+	assert_true(ktime_get_clocktai() == real);
+	hrtimer_setup(&rt_abs, rt_fn, DZ_CLOCK_REALTIME, HRTIMER_MODE_ABS);
+	hrtimer_setup(&rt_rel, rt_fn, DZ_CLOCK_REALTIME, HRTIMER_MODE_REL);
+	hrtimer_setup(&rt_tai, rt_fn, DZ_CLOCK_TAI, HRTIMER_MODE_ABS);
+	hrtimer_setup(&rt_back, rt_fn, DZ_CLOCK_REALTIME, HRTIMER_MODE_ABS);
+	hrtimer_start(&rt_abs, real + 10 * (s64)NSEC_PER_SEC, HRTIMER_MODE_ABS);
+	hrtimer_start(&rt_rel, 10 * NSEC_PER_SEC, HRTIMER_MODE_REL);
+	hrtimer_start(&rt_tai, real + 37 * (s64)NSEC_PER_SEC + 10 * (s64)NSEC_PER_SEC,
+		      HRTIMER_MODE_ABS);
+	hrtimer_start(&rt_back, real + 2 * (s64)NSEC_PER_SEC, HRTIMER_MODE_ABS);
+	dz_timekeeping_set_tai_offset(37); /* TAI is 37 s ahead: rt_tai is due in 10 s */
+	assert_int_equal(dz_timekeeping_tai_offset(), 37);
+	assert_true(ktime_get_clocktai() == ktime_get_real() + 37 * (s64)NSEC_PER_SEC);
+	dynhz_host_idle(NSEC_PER_SEC);
+	/* Forward 20 s: the absolute realtime and TAI timers are past, the relative one is not. */
+	c = dynhz_host_cycles();
+	dz_timekeeping_set_real_ns(ktime_get_real() + 20 * (s64)NSEC_PER_SEC);
+	dynhz_host_idle(NSEC_PER_MSEC);
+	assert_true(rt_at[0] && rt_at[0] - c <= 2);
+	assert_true(rt_at[2] && rt_at[2] - c <= 2);
+	assert_true(rt_at[3] && rt_at[3] - c <= 2);
+	assert_true(!rt_at[1]);
+	/* rt_rel is due 10 s after its start, on the monotonic clock. */
+	dynhz_host_idle(10 * NSEC_PER_SEC);
+	assert_true(rt_at[1] == pit_cycle_of(mono + 10 * (s64)NSEC_PER_SEC));
+	/* Back: a timer moved further waits. */
+	real = ktime_get_real();
+	hrtimer_start(&rt_back, real + NSEC_PER_SEC, HRTIMER_MODE_ABS);
+	dz_timekeeping_set_real_ns(real - 5 * (s64)NSEC_PER_SEC);
+	mono = ktime_get();
+	rt_at[3] = 0;
+	dynhz_host_idle(5 * NSEC_PER_SEC);
+	assert_true(!rt_at[3]);
+	dynhz_host_idle(2 * NSEC_PER_SEC);
+	assert_true(rt_at[3] == pit_cycle_of(mono + 6 * (s64)NSEC_PER_SEC));
+}
+
+/* The clocks, their resolutions, and the coarse ones at jiffy starts. */
+static void test_clocks(void **state)
+{
+	struct dz_tick_period p, tick;
+	s64 ns;
+
+	(void)state;
+	boot_cl("hz=1000");
+	tick = dz_hz_period();
+	dynhz_host_pass(123456789, false);
+	assert_int_equal(dz_clock_get_ns(DZ_CLOCK_MONOTONIC, &ns), 0);
+	assert_true(ns == ns_at_pit(dynhz_host_cycles()));
+	assert_int_equal(dz_clock_get_ns(DZ_CLOCK_BOOTTIME, &ns), 0);
+	assert_true(ns == ktime_get());
+	assert_int_equal(dz_clock_get_ns(DZ_CLOCK_MONOTONIC_RAW, &ns), 0);
+	assert_true(ns == ktime_get());
+	/* coarse: the start of the jiffy, exactly count * period, never ahead */
+	assert_int_equal(dz_clock_get_ns(DZ_CLOCK_MONOTONIC_COARSE, &ns), 0);
+	assert_true((u64)ns == ref_j_to_ns(dz_tick_count(), tick));
+	assert_true(ns <= ktime_get() && (u64)(ktime_get() - ns) <= ref_j_to_ns(1, tick));
+	dz_timekeeping_set_real_ns(5 * (s64)NSEC_PER_SEC);
+	assert_int_equal(dz_clock_get_ns(DZ_CLOCK_REALTIME_COARSE, &ns), 0);
+	assert_true(ns == (s64)ktime_get_coarse_ns() + dz_timekeeping_real_offset_ns());
+	assert_int_equal(dz_clock_get_ns(2, &ns),
+			 -DZ_EINVAL); /* the CPU-time clocks: the kernel's */
+	assert_int_equal(dz_clock_get_ns(-1, &ns), -DZ_EINVAL);
+	assert_int_equal(dz_clock_getres(DZ_CLOCK_MONOTONIC, &p), 0);
+	assert_true(p.num == 1 && p.den == NSEC_PER_SEC);
+	assert_true(dz_clock_getres_ns(DZ_CLOCK_REALTIME) == 1);
+	assert_int_equal(dz_clock_getres(DZ_CLOCK_MONOTONIC_COARSE, &p), 0);
+	assert_true(p.num == tick.num && p.den == tick.den);
+	/* at hz=1000, 1193 / 1193182 s = 999847.74 ns: 999848 to the nearest */
+	assert_true(dz_clock_getres_ns(DZ_CLOCK_REALTIME_COARSE) ==
+		    (s64)ref_muldiv(tick.num, NSEC_PER_SEC, tick.den, REF_NEAR, U64_MAX));
+	assert_true(dz_clock_getres_ns(99) == -DZ_EINVAL);
+	/* Tick resolution: the hrtimer clocks too. */
+	boot_cl("hz=1000 highres=off");
+	assert_true(dz_clock_getres_ns(DZ_CLOCK_MONOTONIC) ==
+		    dz_clock_getres_ns(DZ_CLOCK_MONOTONIC_COARSE));
+	/* A new boot starts realtime again at the epoch. */
+	assert_true(dz_timekeeping_real_offset_ns() == 0 && dz_timekeeping_tai_offset() == 0);
+}
+
+/* What a boot prints, from a child process (the console is stdout). */
+static const char *boot_output(const char *cmdline, bool oneshot, bool clocksource)
+{
+	static char buf[4096];
+	int fds[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	fflush(stdout);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		dynhz_host_set_quiet(true);
+		dynhz_host_set_oneshot(oneshot);
+		dynhz_boot_quiet("");
+		if (!clocksource)
+			clocksource_unregister(dz_clocksource_current());
+		dynhz_host_set_quiet(false);
+		dz_time_init(cmdline, dz_tick_device());
+		fflush(stdout);
+		_exit(0);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	return buf;
+}
+
+/* The boot report's line, before the time: line, and highres= on the command line. */
+static void test_report(void **state)
+{
+	static const struct {
+		const char *cmdline, *line;
+		bool oneshot, clocksource;
+	} cases[] = {
+		{ "", "\nhrtimer: high resolution on pit\n", true, true },
+		{ "highres=on nohz=off", "\nhrtimer: high resolution on pit\n", true, true },
+		{ "highres=off", "\nhrtimer: tick resolution (highres=off)\n", true, true },
+		{ "", "\nhrtimer: tick resolution (pit has no one-shot)\n", false, true },
+		{ "", "\nhrtimer: tick resolution (no clocksource)\n", true, false },
+		{ "highres=maybe", "highres=maybe: not on or off, using on\n", true, true },
+		{ "highres=", "highres=: empty value, using on\n", true, true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *out =
+			boot_output(cases[i].cmdline, cases[i].oneshot, cases[i].clocksource);
+		const char *hr = strstr(out, "\nhrtimer: "), *time = strstr(out, "\ntime: ");
+
+		if (!strstr(out, cases[i].line))
+			fail_msg("boot with '%s': no '%s' in:\n%s", cases[i].cmdline, cases[i].line,
+				 out);
+		assert_true(hr && time && hr < time && !strstr(hr + 1, "\nhrtimer: "));
+	}
+}
+/*
+ * The queue's order over the whole range of keys, without letting time
+ * pass: the first timer's key (dz_hrtimer_next_key(), which advances the
+ * wheel, cascading from any level) must be the model's least at every
+ * step, while timers from 1 ns to 200 years ahead (and passed ones) are
+ * started and cancelled at random, and the first is taken out.
+ */
+#define NQ 3000
+static struct hrtimer q_t[NQ];
+static bool q_on[NQ];
+static s64 q_key[NQ];
+static u64 q_seq[NQ], q_n;
+
+static void q_start(int i, s64 key)
+{
+	hrtimer_start(&q_t[i], key, HRTIMER_MODE_ABS);
+	q_on[i] = true;
+	q_key[i] = key;
+	q_seq[i] = ++q_n;
+}
+
+static int q_first(void)
+{
+	int best = -1;
+
+	for (int i = 0; i < NQ; i++)
+		if (q_on[i] && (best < 0 || q_key[i] < q_key[best] ||
+				(q_key[i] == q_key[best] && q_seq[i] < q_seq[best])))
+			best = i;
+	return best;
+}
+
+static s64 q_rand_key(void)
+{
+	s64 now = ktime_get();
+	unsigned int r = (unsigned int)rnd(100);
+
+	if (r < 3)
+		return KTIME_MAX;
+	if (r < 8)
+		return now - (s64)rnd(NSEC_PER_SEC);
+	/* Log-uniform: every level of the wheel, up to 2^62 ns (146 years). */
+	return now + (s64)(rnd(1ULL << rnd(63)) + 1);
+}
+
+static void test_queue_order(void **state)
+{
+	(void)state;
+	rng = seed_base() ^ 0x71;
+	boot_cl("hz=250");
+	dynhz_host_pass(rnd(NSEC_PER_SEC), false);
+	memset(q_on, 0, sizeof(q_on));
+	for (int i = 0; i < NQ; i++)
+		hrtimer_setup(&q_t[i], api_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	for (int i = 0; i < NQ; i++)
+		q_start(i, q_rand_key());
+	for (int step = 0; step < 20000; step++) {
+		int f = q_first(), i = (int)rnd(NQ);
+		unsigned int r = (unsigned int)rnd(100);
+
+		if (f < 0)
+			break;
+		if (dz_hrtimer_next_key() != q_key[f])
+			fail_msg("step %d: the queue's first key is %lld, the model's %lld (timer "
+				 "%d)",
+				 step, (long long)dz_hrtimer_next_key(), (long long)q_key[f], f);
+		if (r < 50) {
+			assert_int_equal(hrtimer_cancel(&q_t[f]), 1);
+			q_on[f] = false;
+		} else if (r < 70) {
+			assert_int_equal(hrtimer_cancel(&q_t[i]), q_on[i]);
+			q_on[i] = false;
+		} else if (r < 90) {
+			q_start(i, q_rand_key());
+		} else {
+			/* Equal keys: start order. */
+			q_start(i, q_key[f]);
+		}
+	}
+	for (int i = 0; i < NQ; i++)
+		hrtimer_cancel(&q_t[i]);
+	assert_true(dz_hrtimer_next_key() == KTIME_MAX);
+}
+
+/*
+ * A day idle with timers spread over it (and some beyond): each runs at
+ * the very cycle the clock reaches it, in order; the wakeups are those
+ * runs, but for the folds of the 32-bit clock.
+ */
+#define NF 300
+static struct hrtimer far_t[NF];
+static s64 far_exp[NF];
+static u64 far_at[NF];
+static int far_last;
+static unsigned int far_runs;
+
+static enum hrtimer_restart far_fn(struct hrtimer *t)
+{
+	int i = (int)(t - far_t);
+
+	far_at[i] = dynhz_host_cycles();
+	if (far_last >= 0 && far_exp[far_last] > far_exp[i])
+		fail_msg("timer %d (%lld) ran after %d (%lld)", i, (long long)far_exp[i], far_last,
+			 (long long)far_exp[far_last]);
+	far_last = i;
+	far_runs++;
+	return HRTIMER_NORESTART;
+}
+
+static void test_far_day(void **state)
+{
+	struct dz_tick_stats a, b;
+	const s64 day = 86400 * (s64)NSEC_PER_SEC;
+	unsigned int distinct = 0;
+	u64 folds_max;
+
+	(void)state;
+	rng = seed_base() ^ 0xfa;
+	boot_cl("hz=100");
+	far_last = -1;
+	far_runs = 0;
+	for (int i = 0; i < NF; i++) {
+		hrtimer_setup(&far_t[i], far_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+		far_exp[i] = ktime_get() + 1 + (s64)rnd(1ULL << rnd(47)); /* up to 1.6 days */
+		far_at[i] = 0;
+		hrtimer_start(&far_t[i], far_exp[i], HRTIMER_MODE_ABS);
+	}
+	dz_tick_stats(&a);
+	dynhz_host_pass((u64)day, true);
+	dz_tick_stats(&b);
+	/*
+	 * In order of expiry: each runs at the cycle the clock reaches it,
+	 * unless that is 1 cycle after the last wakeup: the device's shortest
+	 * delay is 2 cycles (then, and from the start at cycle 0, it is late).
+	 */
+	for (int n = 0, last = -1; n < NF; n++) {
+		int i = -1;
+		u64 want;
+
+		for (int k = 0; k < NF; k++)
+			if (far_exp[k] <= ktime_get() && (i < 0 || far_exp[k] < far_exp[i]))
+				i = k;
+		if (i < 0)
+			break;
+		want = pit_cycle_of(far_exp[i]);
+		if (last >= 0 && want <= far_at[last])
+			want = far_at[last];
+		else if (want < (last >= 0 ? far_at[last] : 0) + 2)
+			want = (last >= 0 ? far_at[last] : 0) + 2;
+		if (far_at[i] != want)
+			fail_msg("timer %d due at %lld ns ran at cycle %llu, not %llu", i,
+				 (long long)far_exp[i], (unsigned long long)far_at[i],
+				 (unsigned long long)want);
+		last = i;
+		far_exp[i] = KTIME_MAX; /* done */
+	}
+	for (int i = 0; i < NF; i++) {
+		if (far_exp[i] != KTIME_MAX) {
+			assert_true(!far_at[i] && hrtimer_is_queued(&far_t[i]));
+			hrtimer_cancel(&far_t[i]);
+		}
+	}
+	/* A wakeup per distinct instant; the clock folds every half of 2^32 cycles. */
+	for (int i = 0; i < NF; i++) {
+		bool first = far_at[i] != 0;
+
+		for (int k = 0; k < i && first; k++)
+			first = far_at[k] != far_at[i];
+		distinct += first;
+	}
+	folds_max = dynhz_host_cycles() / (1ULL << 31) + 1;
+	printf("a day idle: %u timers ran at %u instants, %llu wakeups\n", far_runs, distinct,
+	       (unsigned long long)(b.interrupts - a.interrupts));
+	assert_true(b.interrupts - a.interrupts >= distinct);
+	assert_true(b.interrupts - a.interrupts <= distinct + folds_max);
+	dynhz_host_idle(0);
+}
+
+/*
+ * The wakeups of a tickless second, counted by hand: distinct expiries one
+ * each, equal ones one for all, a slack that reaches a wakeup joins it, a
+ * jiffies timer's jiffy is one, an hrtimer on that instant joins it.
+ */
+static struct hrtimer w_t[8];
+static struct timer_list w_j;
+static unsigned int w_runs;
+
+static enum hrtimer_restart w_fn(struct hrtimer *t)
+{
+	(void)t;
+	w_runs++;
+	return HRTIMER_NORESTART;
+}
+
+static void w_jfn(struct timer_list *t)
+{
+	(void)t;
+	w_runs++;
+}
+
+static void test_wakeups(void **state)
+{
+	struct dz_tick_stats a, b;
+	s64 t0;
+	u64 jiffy_ns;
+
+	(void)state;
+	boot_cl("hz=100");
+	dynhz_host_run_ticks(3);
+	w_runs = 0;
+	t0 = ktime_get();
+	for (int i = 0; i < 8; i++)
+		hrtimer_setup(&w_t[i], w_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_start(&w_t[0], t0 + 100000000, HRTIMER_MODE_ABS); /* 1: 100 ms */
+	hrtimer_start(&w_t[1], t0 + 200000000, HRTIMER_MODE_ABS); /* 2: 200 ms ... */
+	hrtimer_start(&w_t[2], t0 + 200000000, HRTIMER_MODE_ABS); /* ... with another */
+	hrtimer_start(&w_t[3], t0 + 300000000, HRTIMER_MODE_ABS); /* 3: 300 ms */
+	/* 290..310 ms: joins the 300 ms wakeup */
+	hrtimer_start_range_ns(&w_t[4], t0 + 290000000, 20000000, HRTIMER_MODE_ABS);
+	/* 310..320 ms: after it, its own (4) at 320 ms */
+	hrtimer_start_range_ns(&w_t[5], t0 + 310000000, 10000000, HRTIMER_MODE_ABS);
+	/* A jiffies timer about 500 ms on (5), an hrtimer at that very instant joins it. */
+	timer_setup(&w_j, w_jfn, 0);
+	mod_timer(&w_j, jiffies + msecs_to_jiffies(500));
+	jiffy_ns = ref_j_to_ns(dz_tick_count() + msecs_to_jiffies(500), ref_pit_period(HZ));
+	/* The jiffy begins at the cycle the clock reaches its count of periods: that ns. */
+	hrtimer_start(&w_t[6], (s64)jiffy_ns, HRTIMER_MODE_ABS);
+	hrtimer_start(&w_t[7], t0 + 700000000, HRTIMER_MODE_ABS); /* 6 */
+	dz_tick_stats(&a);
+	dynhz_host_pass(NSEC_PER_SEC, true);
+	dz_tick_stats(&b);
+	dynhz_host_idle(0);
+	assert_int_equal(w_runs, 9);
+	assert_int_equal(b.interrupts - a.interrupts, 6);
+}
+
+/* A clocksource change ends high resolution: the tick and the timers go on. */
+static void test_fallback(void **state)
+{
+	struct hrtimer t;
+	u64 n;
+
+	(void)state;
+	boot_cl("hz=100");
+	assert_true(dz_hrtimer_highres());
+	hrtimer_setup(&t, api_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	api_runs = 0;
+	hrtimer_start_range_ns(&t, 25 * NSEC_PER_MSEC, 50 * NSEC_PER_MSEC, HRTIMER_MODE_REL);
+	clocksource_unregister(dz_clocksource_current());
+	assert_false(dz_hrtimer_highres());
+	/* The slack went: it runs at the first tick at or after 25 ms, periodic from boot. */
+	assert_true(hrtimer_get_expires(&t) == hrtimer_get_softexpires(&t));
+	n = pit_cycle_of(25 * NSEC_PER_MSEC + 1) / ref_pit_divisor(HZ);
+	dynhz_host_run_ticks((unsigned long)n);
+	assert_int_equal(api_runs, 0);
+	dynhz_host_run_ticks(1);
+	assert_int_equal(api_runs, 1);
+	assert_true(dynhz_host_cycles() / ref_pit_divisor(HZ) == dz_tick_count());
+}
+
+#ifdef DYNHZ_DEBUG
+/* ---- the debug build's traps ---- */
+
+static struct hrtimer victim;
+
+static void early_fire(void)
+{
+	boot_cl("hz=100");
+	dynhz_host_set_quiet(false);
+	hrtimer_setup(&victim, api_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_start(&victim, NSEC_PER_MSEC, HRTIMER_MODE_REL);
+	victim._softexpires += NSEC_PER_SEC; /* behind the queue's back */
+	dynhz_host_pass(10 * NSEC_PER_MSEC, false);
+}
+
+static void setup_queued(void)
+{
+	boot_cl("hz=100");
+	dynhz_host_set_quiet(false);
+	hrtimer_setup(&victim, api_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_start(&victim, NSEC_PER_SEC, HRTIMER_MODE_REL);
+	hrtimer_setup(&victim, api_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+}
+
+static void freed_queued(void)
+{
+	struct hrtimer *t = malloc(sizeof(*t));
+
+	boot_cl("hz=100");
+	dynhz_host_set_quiet(false);
+	hrtimer_setup(t, api_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_start(t, 100 * NSEC_PER_MSEC, HRTIMER_MODE_REL);
+	/* Freed and its memory used again: the queue finds out when it reaches it. */
+	memset(t, 0, sizeof(*t));
+	dynhz_host_pass(NSEC_PER_SEC, false);
+}
+
+static void forward_queued(void)
+{
+	boot_cl("hz=100");
+	dynhz_host_set_quiet(false);
+	hrtimer_setup(&victim, api_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_start(&victim, 0, HRTIMER_MODE_ABS);
+	hrtimer_forward_now(&victim, NSEC_PER_MSEC);
+}
+
+static void set_expires_queued(void)
+{
+	boot_cl("hz=100");
+	dynhz_host_set_quiet(false);
+	hrtimer_setup(&victim, api_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_start(&victim, NSEC_PER_SEC, HRTIMER_MODE_ABS);
+	hrtimer_set_expires(&victim, 2 * NSEC_PER_SEC);
+}
+
+static void not_set_up(void)
+{
+	struct hrtimer t;
+
+	boot_cl("hz=100");
+	dynhz_host_set_quiet(false);
+	memset(&t, 0xab, sizeof(t));
+	hrtimer_start(&t, NSEC_PER_SEC, HRTIMER_MODE_ABS);
+}
+
+static void bad_clock(void)
+{
+	boot_cl("hz=100");
+	dynhz_host_set_quiet(false);
+	hrtimer_setup(&victim, api_fn, 3 /* CLOCK_THREAD_CPUTIME_ID */, HRTIMER_MODE_ABS);
+}
+
+static void test_debug_traps(void **state)
+{
+	char want[96];
+
+	(void)state;
+	/* The file and line of the start that made the timer. */
+	snprintf(want, sizeof(want), "started at %s:", __FILE__);
+	expect_panic(early_fire, "before its expiry");
+	expect_panic(early_fire, want);
+	expect_panic(setup_queued, "hrtimer_setup on hrtimer");
+	expect_panic(freed_queued, "freed or overwritten while queued");
+	expect_panic(forward_queued, "hrtimer_forward on hrtimer");
+	expect_panic(set_expires_queued, "hrtimer_set_expires on hrtimer");
+	expect_panic(not_set_up, "without hrtimer_setup");
+	expect_panic(bad_clock, "clock 3 has no hrtimers");
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_differential),
-		cmocka_unit_test(test_differential_clocks),
+		cmocka_unit_test(test_api),	     cmocka_unit_test(test_forward),
+		cmocka_unit_test(test_callbacks),    cmocka_unit_test(test_realtime),
+		cmocka_unit_test(test_clocks),	     cmocka_unit_test(test_report),
+		cmocka_unit_test(test_queue_order),  cmocka_unit_test(test_far_day),
+		cmocka_unit_test(test_wakeups),	     cmocka_unit_test(test_fallback),
+#ifdef DYNHZ_DEBUG
+		cmocka_unit_test(test_debug_traps),
+#endif
+		cmocka_unit_test(test_differential), cmocka_unit_test(test_differential_clocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
