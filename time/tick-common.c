@@ -116,6 +116,7 @@ static int time_init(const char *cmdline, struct clock_event_device *dev, bool r
 	enum dz_hz_source src;
 	unsigned long flags;
 	unsigned int hz;
+	u64 start, started;
 	const char *why = "off", *hres_why;
 	bool nohz, highres;
 	int err, ret;
@@ -132,7 +133,14 @@ static int time_init(const char *cmdline, struct clock_event_device *dev, bool r
 			clockevents_shutdown(tick_dev);
 		tick_dev = NULL;
 	}
+	/*
+	 * The device starts between these two readings: time begins at the
+	 * first, and in high resolution the jiffy grid at the second (never
+	 * ahead of the device's own ticks, behind by a driver call at most).
+	 */
+	start = dz_timekeeping_read();
 	ret = dz_clockevents_set_periodic(dev, hz, &period);
+	started = dz_timekeeping_read();
 	if (ret)
 		dz_panic("clockevent %s: no periodic tick at HZ %u (error %d)", dev->name, hz, ret);
 
@@ -143,14 +151,14 @@ static int time_init(const char *cmdline, struct clock_event_device *dev, bool r
 #ifdef DYNHZ_DEBUG
 	tick_last = jiffies_64;
 #endif
-	dz_timekeeping_init(period);
+	dz_timekeeping_init(period, start);
 	dz_timers_init();
 	dz_hrtimers_init();
 	why = dz_tick_sched_init(dev, period, nohz);
 	tick_dev = dev;
 	dev->event_handler = dz_tick_handle_periodic;
 	/* With a one-shot device and a grid, the device goes one-shot now. */
-	hres_why = dz_tick_oneshot_init(dev, highres);
+	hres_why = dz_tick_oneshot_init(dev, highres, started - start);
 	dz_irq_restore(flags);
 
 	if (report) {

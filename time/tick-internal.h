@@ -54,6 +54,9 @@ const char *dz_tick_grid_missing(void);
 /* tick-sched.c: the grid's jiffy j begins now, at cycle cyc of the clocksource. */
 void dz_tick_grid_anchor(u64 cyc, u64 j);
 
+/* tick-sched.c: the running tick's jiffy, one on from jiffies: jiffies, timekeeping, the wheel. */
+void dz_tick_grid_next(void);
+
 /* tick-sched.c: the clocksource cycle at which jiffy j begins. */
 u64 dz_tick_grid_cycles(u64 j);
 
@@ -88,9 +91,10 @@ void dz_tick_clocksource_changed(void);
 /*
  * tick-oneshot.c: high resolution for a boot on dev: NULL when it is on
  * (the device is one-shot from now on, TICK_HRES), or why hrtimers stay
- * at tick resolution.
+ * at tick resolution. The device was started periodic at most started
+ * cycles (of the clocksource, masked) into the epoch: the grid's origin.
  */
-const char *dz_tick_oneshot_init(struct clock_event_device *dev, bool highres);
+const char *dz_tick_oneshot_init(struct clock_event_device *dev, bool highres, u64 started);
 
 /* tick-oneshot.c: leaves high resolution for the periodic tick. */
 void dz_tick_oneshot_stop(void);

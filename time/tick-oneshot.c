@@ -30,10 +30,11 @@
 s64 dz_tick_hres_armed_ns = KTIME_MIN;
 
 static struct {
-	bool in_handler; /* the device's interrupt runs: it programs at its end */
-	bool stopped;	 /* idle: the tick's next event is the next timer's jiffy */
-	u64 tick_cyc;	 /* the cycle of the tick's next event */
-	u64 programmed;	 /* the cycle the device is programmed for */
+	bool in_handler;  /* the device's interrupt runs: it programs at its end */
+	bool stopped;	  /* idle: the tick's next event is the next timer's jiffy */
+	bool armed_known; /* dz_tick_hres_armed_ns is the bound for programmed */
+	u64 tick_cyc;	  /* the cycle of the tick's next event */
+	u64 programmed;	  /* the cycle the device is programmed for */
 } hs;
 
 /* The monotonic time at cycle c, rounded down (what ktime_get_ns() reads then). */
@@ -44,14 +45,19 @@ static s64 cycles_to_ns(u64 c)
 }
 
 /*
- * The device will come at cycle c: a key maps to an earlier cycle
- * (dz_tick_ns_to_cycles(key) < c) when it is before the time one cycle
- * earlier, rounded down, plus 1 ns.
+ * The device will come at cycle c. A key needs it earlier when it maps to
+ * an earlier cycle (dz_tick_ns_to_cycles(key) < c): when it is before the
+ * time one cycle earlier, rounded down, plus 1 ns. That bound costs a
+ * conversion, so it is worked out when a start first needs it (below);
+ * till then the bound is KTIME_MAX: every start asks. For an hrtimer's
+ * event its own key is bound enough (a key before it may map to the same
+ * cycle: a needless, harmless reprogramming).
  */
-static void program(u64 c)
+static void program(u64 c, s64 key)
 {
 	hs.programmed = c;
-	dz_tick_hres_armed_ns = c ? cycles_to_ns(c - 1) + 1 : KTIME_MIN;
+	hs.armed_known = key != KTIME_MAX;
+	dz_tick_hres_armed_ns = key;
 	dz_tick_program_cycles(c);
 }
 
@@ -59,16 +65,18 @@ static void program(u64 c)
 static void program_next(void)
 {
 	u64 next = hs.tick_cyc;
-	s64 key = dz_hrtimer_next_key();
+	s64 key = dz_hrtimer_next_key(), bound = KTIME_MAX;
 
 	if (key != KTIME_MAX) {
 		u64 c = dz_tick_ns_to_cycles(key);
 
-		if (c < next)
+		if (c < next) {
 			next = c;
+			bound = key;
+		}
 	}
 	if (next != hs.programmed)
-		program(next);
+		program(next, bound);
 }
 
 void dz_tick_hres_retarget(void)
@@ -83,9 +91,16 @@ void dz_tick_hres_earlier(s64 key)
 
 	if (dz_tick_mode != TICK_HRES || hs.in_handler)
 		return;
+	if (!hs.armed_known) {
+		hs.armed_known = true;
+		dz_tick_hres_armed_ns =
+			hs.programmed ? cycles_to_ns(hs.programmed - 1) + 1 : KTIME_MIN;
+		if (key >= dz_tick_hres_armed_ns)
+			return;
+	}
 	c = dz_tick_ns_to_cycles(key);
 	if (c < hs.programmed)
-		program(c);
+		program(c, key);
 }
 
 void dz_tick_hres_set_tick(u64 j, bool stopped)
@@ -109,6 +124,8 @@ bool dz_tick_hres_skippable(void)
 /* The tick's part of an event: jiffies up to the grid, the wheel, the next tick. */
 static bool hres_tick(u64 now)
 {
+	u64 next;
+
 	if (hs.stopped) {
 		/* Idle: jiffies caught up for the callbacks, whatever woke the CPU. */
 		dz_tick_grid_catch_up(now, true);
@@ -118,7 +135,14 @@ static bool hres_tick(u64 now)
 	}
 	if (now < hs.tick_cyc)
 		return false; /* an hrtimer's event */
-	dz_tick_grid_catch_up(now, false);
+	next = dz_tick_grid_cycles(jiffies_64 + 2);
+	if (likely(now < next)) {
+		/* The jiffy it was programmed for, and no later one: no conversion needed. */
+		dz_tick_grid_next();
+		hs.tick_cyc = next;
+		return true;
+	}
+	dz_tick_grid_catch_up(now, false); /* the interrupt came late */
 	hs.tick_cyc = dz_tick_grid_cycles(jiffies_64 + 1);
 	return true;
 }
@@ -135,18 +159,18 @@ static void hres_interrupt(struct clock_event_device *dev)
 	dz_tick_hres_armed_ns = KTIME_MIN;
 	dz_tick_count_interrupt();
 	ticked = hres_tick(now);
-	dz_hrtimer_run(cycles_to_ns(now));
+	if (dz_hrtimer_queued)
+		dz_hrtimer_run(cycles_to_ns(now));
 	hs.in_handler = false;
 	program_next();
 	if (ticked)
 		dz_tick_run_hook();
 }
 
-const char *dz_tick_oneshot_init(struct clock_event_device *dev, bool highres)
+const char *dz_tick_oneshot_init(struct clock_event_device *dev, bool highres, u64 started)
 {
 	static char why[64];
 	const char *missing = dz_tick_grid_missing();
-	u64 now;
 
 	hs.in_handler = false;
 	hs.stopped = false;
@@ -164,10 +188,13 @@ const char *dz_tick_oneshot_init(struct clock_event_device *dev, bool highres)
 			dz_snprintf(why, sizeof(why), "tick resolution (no exact jiffy grid)");
 		return why;
 	}
-	/* The grid starts now: jiffy jiffies_64 + 1 begins a period from here. */
+	/*
+	 * The grid starts where the device did: jiffy jiffies_64 + n begins n
+	 * periods on, as the device's own periodic ticks would, so that a port
+	 * that counts its device's periods since its start finds jiffies.
+	 */
 	dz_hrtimers_set_resolution(true);
-	now = dz_timekeeping_cycles();
-	dz_tick_grid_anchor(now, jiffies_64);
+	dz_tick_grid_anchor(started & dz_timekeeping_clocksource()->mask, jiffies_64);
 	dz_tick_mode = TICK_HRES;
 	hs.tick_cyc = dz_tick_grid_cycles(jiffies_64 + 1);
 	dev->event_handler = hres_interrupt;

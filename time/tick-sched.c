@@ -44,7 +44,9 @@ static struct {
 	struct dz_conv tick2cyc; /* jiffies -> cycles, up */
 	struct dz_conv ns2cyc;	 /* ns -> cycles, up */
 	struct dz_conv cyc2ns;	 /* cycles -> ns, up (cs->cyc2ns rounds down) */
-	struct clocksource *cs;	 /* the grid's clocksource */
+	struct dz_conv short_ns; /* cycles below 2^32 -> ns, rounded as the device needs */
+	bool have_short;
+	struct clocksource *cs; /* the grid's clocksource */
 	struct dz_tick_stats stats;
 	u64 tick_jiffies; /* jiffies made by the running tick in high resolution */
 } ts;
@@ -113,6 +115,10 @@ static const char *grid_setup(struct clock_event_device *dev, struct dz_tick_per
 	 * rounds up; any other device gets it rounded up, never early.
 	 */
 	ts.round_up = dev->freq_hz != cs->freq_hz || cs->freq_hz > NSEC_PER_SEC;
+	/* The delays of the tick and of near timers: one multiply, not two. */
+	ts.have_short =
+		!dz_conv_init(&ts.short_ns, cyc, ns, ts.round_up ? DZ_ROUND_UP : DZ_ROUND_DOWN,
+			      U32_MAX, U64_MAX, DZ_SHAPE_NARROW, 32);
 	return NULL;
 }
 
@@ -183,6 +189,14 @@ static u64 grid_jiffy(u64 now)
 	return ts.anchor_j + dz_conv_wide(&ts.cyc2tick, now - ts.anchor_cyc);
 }
 
+void dz_tick_grid_next(void)
+{
+	dz_tick_advance(1);
+	dz_timekeeping_tick();
+	ts.tick_jiffies++;
+	dz_timer_tick();
+}
+
 /*
  * Never backwards: a jiffy a periodic interrupt already counted stays
  * counted. The wheel leaps over the empty jiffies.
@@ -216,9 +230,13 @@ u64 dz_tick_grid_catch_up(u64 now, bool idle)
  */
 void dz_tick_program_cycles(u64 c)
 {
-	u64 now = dz_timekeeping_cycles(), d = c > now ? c - now : 0;
-	u64 ns = ts.round_up ? dz_conv_wide(&ts.cyc2ns, d) : dz_clocksource_cyc2ns(ts.cs, d);
 	struct clock_event_device *dev = dz_tick_device();
+	u64 now = dz_timekeeping_cycles(), d = c > now ? c - now : 0, ns;
+
+	if (likely(d <= U32_MAX && ts.have_short))
+		ns = dz_conv_narrow(&ts.short_ns, d, 32);
+	else
+		ns = ts.round_up ? dz_conv_wide(&ts.cyc2ns, d) : dz_clocksource_cyc2ns(ts.cs, d);
 
 	if (dz_clockevents_program_ns(dev, ns))
 		dz_panic("nohz: clockevent %s refused a one-shot event", dev->name);

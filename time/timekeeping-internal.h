@@ -20,8 +20,15 @@ static inline ktime_t dz_timekeeping_base_now(unsigned int base)
 	return ktime_add_safe(ns_to_ktime(ktime_get_ns()), dz_timekeeping_offs[base]);
 }
 
-/* Starts the epoch: tick 0, time 0, keeping any registered clocksource. */
-void dz_timekeeping_init(struct dz_tick_period period);
+/*
+ * Starts the epoch: tick 0, time 0 at the clocksource's reading epoch
+ * (dz_timekeeping_read(), taken just before the tick device started),
+ * keeping any registered clocksource.
+ */
+void dz_timekeeping_init(struct dz_tick_period period, u64 epoch);
+
+/* The clocksource's counter now, masked (0 without a clocksource). */
+u64 dz_timekeeping_read(void);
 
 /*
  * Called once per tick (interrupts off): folds a narrow counter in time.

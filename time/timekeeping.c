@@ -262,7 +262,12 @@ static void plan_folds(void)
 	dz_timekeeping_countdown = (unsigned long)n;
 }
 
-void dz_timekeeping_init(struct dz_tick_period period)
+u64 dz_timekeeping_read(void)
+{
+	return tk.cs ? tk.cs->read(tk.cs) & tk.cs->mask : 0;
+}
+
+void dz_timekeeping_init(struct dz_tick_period period, u64 epoch)
 {
 	const struct dz_rate ns = { NSEC_PER_SEC, 1 };
 	struct dz_rate ticks = { period.den, period.num };
@@ -276,7 +281,7 @@ void dz_timekeeping_init(struct dz_tick_period period)
 	tk.base_ticks = dz_tick_count();
 	tk.cycles = 0;
 	if (tk.cs)
-		tk.last = tk.cs->read(tk.cs);
+		tk.last = epoch;
 	tk.ready = true;
 	/* A new boot: realtime starts again at the Unix epoch, TAI with it. */
 	real_off = 0;

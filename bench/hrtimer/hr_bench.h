@@ -32,14 +32,14 @@ struct hb_lib {
 	const char *(*version)(void);
 	const char *object; /* the type of one timer */
 	size_t object_size;
-	const char *structure; /* what holds the pending timers */
+	const char *structure;		       /* what holds the pending timers */
 	void (*init)(const struct hb_work *w); /* n timers, none pending */
 	void (*fini)(void);
-	void (*now)(void);    /* before a phase (untimed): the time the expiries count from */
-	void (*start)(void);  /* start_order[i] (not pending) at start_ns[i] from now */
-	void (*rearm)(void);  /* rearm_order[i] (pending) to rearm_ns[i] from now */
-	void (*cancel)(void); /* cancel_order[i] (pending) */
-	void (*pass)(void);   /* (untimed) let the horizon pass, no callback yet */
+	void (*now)(void);	/* before a phase (untimed): the time the expiries count from */
+	void (*start)(void);	/* start_order[i] (not pending) at start_ns[i] from now */
+	void (*rearm)(void);	/* rearm_order[i] (pending) to rearm_ns[i] from now */
+	void (*cancel)(void);	/* cancel_order[i] (pending) */
+	void (*pass)(void);	/* (untimed) let the horizon pass, no callback yet */
 	size_t (*expire)(void); /* run every timer due, in one pass; returns how many ran */
 };
 

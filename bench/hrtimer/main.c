@@ -311,8 +311,9 @@ int main(int argc, char **argv)
 		for (int i = 2; i < argc; i++)
 			compare((size_t)arg_num(argv[i], 1, MAX_TIMERS), 1, 1, false);
 	} else {
-		fprintf(stderr, "usage: hrtimer-bench info | cmp REPS EXPIRE_REPS random|seq N... | "
-				"ir N...\n");
+		fprintf(stderr,
+			"usage: hrtimer-bench info | cmp REPS EXPIRE_REPS random|seq N... | "
+			"ir N...\n");
 		return 2;
 	}
 	return 0;
