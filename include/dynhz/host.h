@@ -25,10 +25,12 @@ struct dz_tick_period dynhz_host_pit_period(unsigned int hz);
  */
 int dynhz_host_set_clock_hz(u32 freq_hz);
 
-/*
- * Whether the simulated device has a one-shot mode, from the next
- * dynhz_boot() on (it has until told otherwise). Without one, the tick
- * stays periodic: no tickless idle, hrtimers at tick resolution.
+/**
+ * dynhz_host_set_oneshot() - give the simulated device a one-shot mode or not
+ * @oneshot: from the next dynhz_boot() on (it has one until told otherwise)
+ *
+ * Without one, the tick stays periodic: no tickless idle, hrtimers at tick
+ * resolution ("hrtimer: tick resolution (pit has no one-shot)").
  */
 void dynhz_host_set_oneshot(bool oneshot);
 
@@ -91,13 +93,15 @@ void dynhz_host_idle(u64 ns);
  */
 void dynhz_host_pass(u64 ns, bool idle);
 
-/*
- * Lets ns of simulated time pass with interrupts off: an interrupt of the
- * device that falls due meanwhile waits, and the next call that delivers
- * interrupts (dynhz_host_pass(0, false), say) delivers it, late, at the
- * time then; a periodic device's missed ticks come then one by one, as a
- * driver that counts lost ticks delivers them. For benchmarks that let
- * every timer fall due and then run them in one interrupt.
+/**
+ * dynhz_host_stall() - let time pass with interrupts off
+ * @ns: simulated time
+ *
+ * An interrupt of the device that falls due meanwhile waits, and the next
+ * call that delivers interrupts (dynhz_host_pass(0, false), say) delivers
+ * it, late, at the time then; a periodic device's missed ticks come then
+ * one by one, as a driver that counts lost ticks delivers them. For
+ * benchmarks that let every timer fall due and run them in one interrupt.
  */
 void dynhz_host_stall(u64 ns);
 

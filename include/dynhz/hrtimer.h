@@ -217,10 +217,21 @@ int hrtimer_cancel(struct hrtimer *timer);
  */
 u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval);
 
-/* hrtimer_forward() past the time now on the timer's clock. */
+/**
+ * hrtimer_forward_now() - hrtimer_forward() past the time now on the timer's clock
+ * @timer: the timer, not queued
+ * @interval: the period
+ *
+ * Return: as hrtimer_forward().
+ */
 u64 hrtimer_forward_now(struct hrtimer *timer, ktime_t interval);
 
-/* The time now on the timer's clock. */
+/**
+ * hrtimer_cb_get_time() - the time now on the timer's clock
+ * @timer: the timer
+ *
+ * Return: ns on its clock (monotonic, boottime, realtime or TAI).
+ */
 ktime_t hrtimer_cb_get_time(const struct hrtimer *timer);
 
 /**
@@ -231,28 +242,53 @@ ktime_t hrtimer_cb_get_time(const struct hrtimer *timer);
  */
 ktime_t hrtimer_get_remaining(const struct hrtimer *timer);
 
-/* Queued (waiting to run). */
+/**
+ * hrtimer_is_queued() - is the timer waiting to run?
+ * @timer: the timer
+ *
+ * Return: true from a start until its callback is called or it is cancelled.
+ */
 static inline bool hrtimer_is_queued(const struct hrtimer *timer)
 {
 	return timer->_state != 0;
 }
 
-/* Is its callback running now? */
+/**
+ * hrtimer_callback_running() - is the timer's callback running now?
+ * @timer: the timer
+ *
+ * Return: true inside its callback (the only place it can be on one CPU).
+ */
 bool hrtimer_callback_running(const struct hrtimer *timer);
 
-/* Queued, or its callback is running. */
+/**
+ * hrtimer_active() - queued, or its callback running
+ * @timer: the timer
+ *
+ * Return: hrtimer_is_queued() || hrtimer_callback_running().
+ */
 static inline bool hrtimer_active(const struct hrtimer *timer)
 {
 	return hrtimer_is_queued(timer) || hrtimer_callback_running(timer);
 }
 
-/* The latest expiry (expiry + slack), on the timer's clock. */
+/**
+ * hrtimer_get_expires() - the latest expiry (expiry + slack), on the timer's clock
+ * @timer: the timer
+ *
+ * Return: ns on its clock.
+ */
 static inline ktime_t hrtimer_get_expires(const struct hrtimer *timer)
 {
 	return timer->_expires;
 }
 
-/* The expiry asked for: it never runs before. */
+/**
+ * hrtimer_get_softexpires() - the expiry asked for: it never runs before
+ * @timer: the timer
+ *
+ * Return: ns on its clock.
+ */
 static inline ktime_t hrtimer_get_softexpires(const struct hrtimer *timer)
 {
 	return timer->_softexpires;
@@ -311,11 +347,21 @@ static inline ktime_t hrtimer_expires_remaining(const struct hrtimer *timer)
 /* Counters, for tests and benchmarks. */
 struct dz_hrtimer_stats {
 	unsigned int queued; /* timers queued now */
-	u64 expired;	     /* callbacks run */
+	u64 expired;	     /* callbacks run since dz_time_init() */
 };
+
+/**
+ * dz_hrtimer_stats() - the counters of the queue
+ * @st: where they go
+ */
 void dz_hrtimer_stats(struct dz_hrtimer_stats *st);
 
-/* Do hrtimers run from a one-shot device (else from the tick)? */
+/**
+ * dz_hrtimer_highres() - do hrtimers run from a one-shot device?
+ *
+ * Return: true in high resolution (the boot report's "hrtimer: high
+ * resolution on <device>"), false at tick resolution.
+ */
 bool dz_hrtimer_highres(void);
 
 #endif

@@ -42,9 +42,14 @@
 #define DZ_CLOCK_BOOTTIME	  7
 #define DZ_CLOCK_TAI		  11
 
-/* Monotonic nanoseconds since the epoch; 0 before dz_time_init(). */
+/**
+ * ktime_get_ns() - monotonic time
+ *
+ * Return: nanoseconds since the epoch (dz_time_init()); 0 before it.
+ */
 u64 ktime_get_ns(void);
 
+/* ktime_get_ns() as a ktime_t. */
 static inline ktime_t ktime_get(void)
 {
 	return ns_to_ktime(ktime_get_ns());
@@ -67,11 +72,13 @@ static inline ktime_t ktime_get_boottime(void)
 	return ktime_get();
 }
 
-/*
- * Realtime (CLOCK_REALTIME): nanoseconds since the Unix epoch, monotonic
- * time plus an offset that dz_timekeeping_set_real_ns() sets (0 until
- * then: realtime starts at the epoch, 1970, as on a machine without a
- * clock). ktime_get_real() is negative if the clock was set before 1970.
+/**
+ * ktime_get_real() - realtime (CLOCK_REALTIME)
+ *
+ * Monotonic time plus the offset dz_timekeeping_set_real_ns() set (0 until
+ * then: realtime starts at the Unix epoch, as on a machine without a clock).
+ *
+ * Return: nanoseconds since the Unix epoch (negative if set before 1970).
  */
 ktime_t ktime_get_real(void);
 
@@ -80,7 +87,11 @@ static inline u64 ktime_get_real_ns(void)
 	return (u64)ktime_get_real();
 }
 
-/* International Atomic Time: realtime plus the TAI offset. */
+/**
+ * ktime_get_clocktai() - International Atomic Time (CLOCK_TAI)
+ *
+ * Return: ktime_get_real() plus the TAI offset (dz_timekeeping_tai_offset()).
+ */
 ktime_t ktime_get_clocktai(void);
 
 static inline u64 ktime_get_clocktai_ns(void)
@@ -88,49 +99,81 @@ static inline u64 ktime_get_clocktai_ns(void)
 	return (u64)ktime_get_clocktai();
 }
 
-/*
- * The coarse clocks: monotonic time at the start of the current jiffy
- * (the tick count times the exact tick period), never ahead of
- * ktime_get_ns(), so they never run backwards and never pass the fine
- * clock; and the same plus the realtime offset.
+/**
+ * ktime_get_coarse_ns() - monotonic time at the start of the current jiffy
+ *
+ * The tick count times the exact tick period, never ahead of
+ * ktime_get_ns(): it never runs backwards and never passes the fine clock,
+ * and moves only at jiffy boundaries (CLOCK_MONOTONIC_COARSE).
+ *
+ * Return: nanoseconds since the epoch.
  */
 u64 ktime_get_coarse_ns(void);
+
+/**
+ * ktime_get_coarse_real_ns() - realtime at the start of the current jiffy
+ *
+ * Return: ktime_get_coarse_ns() plus the realtime offset (CLOCK_REALTIME_COARSE).
+ */
 u64 ktime_get_coarse_real_ns(void);
 
-/*
- * Sets realtime to real_ns now (clock_settime(CLOCK_REALTIME)): only the
- * offset to monotonic time changes; monotonic time does not jump. Every
- * pending hrtimer with an absolute expiry on the realtime or TAI clock is
- * re-evaluated at once (Linux's clock_was_set): one now due fires at the
+/**
+ * dz_timekeeping_set_real_ns() - set the realtime clock (clock_settime)
+ * @real_ns: realtime now, in ns since the Unix epoch
+ *
+ * Only the offset to monotonic time changes; monotonic time does not jump.
+ * Every queued hrtimer with an absolute expiry on the realtime or TAI clock
+ * is re-evaluated at once (Linux's clock_was_set): one now due runs at the
  * next event of the tick device, one moved further waits. Callable with
  * interrupts on or off, from a callback too.
  */
 void dz_timekeeping_set_real_ns(s64 real_ns);
 
-/* Realtime minus monotonic time, in ns (what realtime adds). */
+/**
+ * dz_timekeeping_real_offset_ns() - what realtime adds to monotonic time
+ *
+ * Return: realtime minus monotonic time, in ns.
+ */
 s64 dz_timekeeping_real_offset_ns(void);
 
-/*
- * The TAI offset in seconds (TAI - UTC: 37 since 2017; 0 until set, as on
- * Linux). Setting it re-evaluates the pending TAI hrtimers as a realtime
- * change does.
+/**
+ * dz_timekeeping_set_tai_offset() - set TAI - UTC
+ * @seconds: the offset (37 since 2017; 0 until set, as on Linux)
+ *
+ * Re-evaluates the queued TAI hrtimers as a realtime change does.
  */
 void dz_timekeeping_set_tai_offset(s32 seconds);
+
+/* The TAI offset in seconds. */
 s32 dz_timekeeping_tai_offset(void);
 
-/*
- * A clock's time in ns: *ns and 0, or -DZ_EINVAL for a clock id the core
- * does not keep (the CPU-time clocks are the kernel's).
+/**
+ * dz_clock_get_ns() - a clock's time
+ * @clock_id: DZ_CLOCK_*
+ * @ns: where the time goes, in ns
+ *
+ * Return: 0, or -DZ_EINVAL for a clock id the core does not keep (the
+ * CPU-time clocks are the kernel's).
  */
 int dz_clock_get_ns(int clock_id, s64 *ns);
 
-/*
- * A clock's resolution, exactly: 1/10^9 s, or the tick period (num/den
- * seconds) for the coarse clocks and, without high resolution, for the
- * others. 0 or -DZ_EINVAL. dz_clock_getres_ns() is the same rounded to
- * the nearest ns (Linux's TICK_NSEC for a tick), or -DZ_EINVAL.
+/**
+ * dz_clock_getres() - a clock's resolution, exactly
+ * @clock_id: DZ_CLOCK_*
+ * @res: 1/10^9 s, or the tick period (num/den s) for the coarse clocks and,
+ *	without high resolution, for the others (Linux's hrtimer_resolution)
+ *
+ * Return: 0 or -DZ_EINVAL.
  */
 int dz_clock_getres(int clock_id, struct dz_tick_period *res);
+
+/**
+ * dz_clock_getres_ns() - a clock's resolution in ns (clock_getres)
+ * @clock_id: DZ_CLOCK_*
+ *
+ * Return: dz_clock_getres() to the nearest ns (a tick: Linux's TICK_NSEC),
+ * or -DZ_EINVAL.
+ */
 s64 dz_clock_getres_ns(int clock_id);
 
 #endif
