@@ -166,7 +166,13 @@ static inline u64 ror64(u64 x, unsigned int n)
  */
 static inline void wheel_enqueue(struct hrtimer *t, u64 u)
 {
-	unsigned int lvl = msb64((u - q.clk) | 1) / LVL_BITS;
+	/* The level of each msb of the delta: msb / 6, read rather than worked out. */
+	static const u8 level_of[64] = {
+		0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2,  2,	3,  3,	3, 3,
+		3, 3, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 6, 6, 6,  6,	6,  6,	7, 7,
+		7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10,
+	};
+	unsigned int lvl = level_of[msb64((u - q.clk) | 1)];
 	unsigned int s = (unsigned int)(u >> LVL_SHIFT(lvl)) & LVL_MASK, idx = lvl * LVL_SIZE + s;
 
 	dz_hlist_add_head(&t->_node.list, &q.slot[idx]);
@@ -412,8 +418,8 @@ static void restart_clock(void)
 	q.clk = now >> UNIT_SHIFT;
 }
 
-/* Queues t (not queued) at its expiry. Inline: it is the whole of a start. */
-static inline __attribute__((always_inline)) void enqueue(struct hrtimer *t)
+/* Queues t (not queued) at its expiry: the general way. */
+static void enqueue(struct hrtimer *t)
 {
 	if (unlikely(!dz_hrtimer_queued))
 		restart_clock();
@@ -432,20 +438,67 @@ static inline void dequeue(struct hrtimer *t)
 	dz_hrtimer_queued--;
 }
 
+/* Every start that is not the common one below; restores the interrupt flag. */
+static __attribute__((noinline)) void start_slow(struct hrtimer *t, ktime_t tim, u64 range_ns,
+						 enum hrtimer_mode mode, unsigned long flags)
+{
+	if (t->_state)
+		dequeue(t);
+	if (mode & HRTIMER_MODE_REL)
+		tim = ktime_add_safe(tim, dz_timekeeping_base_now(t->_base));
+	t->_softexpires = tim;
+	t->_expires = q.highres ? ktime_add_safe(tim, ns_to_ktime(range_ns)) : tim;
+	enqueue(t);
+	dz_irq_restore(flags);
+}
+
+/*
+ * The common start: a timer not queued (or queued in the wheel), an
+ * absolute expiry in the wheel, a queue not empty, nothing to tell the
+ * device. No call (the others go
+ * to start_slow() as a tail call), nothing to save: as short as a jiffies
+ * timer's mod_timer().
+ */
+static inline __attribute__((always_inline)) void start(struct hrtimer *timer, ktime_t tim,
+							u64 range_ns, enum hrtimer_mode mode)
+{
+	unsigned long flags = dz_irq_save();
+	ktime_t hard = tim;
+	unsigned int state;
+	s64 key;
+
+	if (unlikely(range_ns) && q.highres)
+		hard = ktime_add_safe(tim, ns_to_ktime(range_ns));
+	key = ktime_sub_safe(hard, dz_timekeeping_offs[timer->_base]);
+	state = timer->_state;
+	if (unlikely(state == ON_TREE || (mode & HRTIMER_MODE_REL) || !dz_hrtimer_queued ||
+		     key < dz_tick_hres_armed_ns || key < 0 || (u64)key >> UNIT_SHIFT < q.clk))
+		return start_slow(timer, tim, range_ns, mode, flags);
+	/* Queued in the wheel already (a re-arm): out of its slot first. */
+	if (state)
+		wheel_dequeue(timer);
+	else
+		dz_hrtimer_queued++;
+	timer->_softexpires = tim;
+	timer->_expires = hard;
+	timer->_key = key;
+	timer->_seq = ++q.seq;
+	wheel_enqueue(timer, (u64)key >> UNIT_SHIFT);
+	dz_irq_restore(flags);
+}
+
 void dz_hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 range_ns,
 			       enum hrtimer_mode mode, const char *file, int line)
 {
-	unsigned long flags = dz_irq_save();
-
 	check_started(timer, file, line);
-	if (timer->_state)
-		dequeue(timer);
-	if (mode & HRTIMER_MODE_REL)
-		tim = ktime_add_safe(tim, dz_timekeeping_base_now(timer->_base));
-	timer->_softexpires = tim;
-	timer->_expires = q.highres ? ktime_add_safe(tim, ns_to_ktime(range_ns)) : tim;
-	enqueue(timer);
-	dz_irq_restore(flags);
+	start(timer, tim, range_ns, mode);
+}
+
+void dz_hrtimer_start(struct hrtimer *timer, ktime_t tim, enum hrtimer_mode mode, const char *file,
+		      int line)
+{
+	check_started(timer, file, line);
+	start(timer, tim, 0, mode);
 }
 
 /*

@@ -165,7 +165,9 @@ void dz_hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 range_ns,
  * @tim: its expiry (HRTIMER_MODE_ABS) or the time from now (HRTIMER_MODE_REL)
  * @mode: the mode
  */
-#define hrtimer_start(timer, tim, mode) hrtimer_start_range_ns((timer), (tim), 0, (mode))
+void dz_hrtimer_start(struct hrtimer *timer, ktime_t tim, enum hrtimer_mode mode, const char *file,
+		      int line);
+#define hrtimer_start(timer, tim, mode) dz_hrtimer_start((timer), (tim), (mode), DZ_HRTIMER_CALLER)
 
 /**
  * hrtimer_start_expires() - (re)start a timer at the expiry it holds
