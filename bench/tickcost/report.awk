@@ -51,7 +51,7 @@ function kolivas_worst(h,    i, c, w) {
 }
 
 END {
-	fmt = "%-6s %-9s %-14s %9s %9s %9s %9s %10s %10s %9s\n"
+	fmt = "%-6s %-9s %-21s %9s %9s %9s %9s %10s %10s %9s\n"
 	printf fmt, "HZ", "mode", "tick", "insns", "cycles", "insns per", "1st due", "loss %",
 		"predicted", "loop lost"
 	printf fmt, "", "", "", "per tick", "per tick", "due timer", "timer", "measured", "loss %",
@@ -64,7 +64,7 @@ END {
 		}
 		tick = dev[c] (shift[c] ? sprintf(", shift=%d", shift[c]) : "") \
 			(lowres[c] ? ", lowres" : "")
-		printf "%-6s %-9s %-14s %9d %9d %9.1f %9d %10.4f %10.4f %9d\n", hz[c], mode[c], tick,
+		printf "%-6s %-9s %-21s %9d %9d %9.1f %9d %10.4f %10.4f %9d\n", hz[c], mode[c], tick,
 			empty[c], cyc[c], timer[c], due1[c] - empty[c], loss[c], pred[c], lost[c]
 	}
 	print ""
