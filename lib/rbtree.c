@@ -1,219 +1,204 @@
 // SPDX-License-Identifier: MIT
 /*
- * The red-black tree of include/dynhz/rbtree.h: the textbook algorithms
- * (a red node has black children; every path from a node down to a leaf
- * has as many black nodes), with NULL leaves, which count as black.
+ * The tree of include/dynhz/rbtree.h: a left-leaning red-black tree, the
+ * 2-3 tree kept as a binary one (Sedgewick): a red link binds a node to
+ * its parent as one 3-node, red links lean left, no node has two red
+ * links, and every path from the root down to a leaf crosses as many black
+ * links, so the height is at most 2 log2(n + 1). Insert and erase walk
+ * down from the root (recursively: the depth is that height) and restore
+ * the rules on the way back up. Written for an intrusive node: an erased
+ * node with two children is replaced by its successor node, not by its
+ * successor's contents.
  */
 #include <dynhz/rbtree.h>
 
-#define RB_BLACK ((uintptr_t)1)
+#define RED ((uintptr_t)1)
 
-static inline bool is_red(const struct dz_rb_node *n)
+typedef struct dz_rb_node node;
+
+static inline node *right(const node *h)
 {
-	return n && !(n->parent_color & RB_BLACK);
+	return dz_rb_right(h);
 }
 
-static inline void set_black(struct dz_rb_node *n)
+static inline bool red(const node *h)
 {
-	n->parent_color |= RB_BLACK;
+	return h && (h->right_red & RED);
 }
 
-static inline void set_red(struct dz_rb_node *n)
+static inline void set_right(node *h, node *r)
 {
-	n->parent_color &= ~RB_BLACK;
+	h->right_red = (uintptr_t)r | (h->right_red & RED);
 }
 
-static inline void set_parent(struct dz_rb_node *n, struct dz_rb_node *p)
+static inline void set_red(node *h, bool r)
 {
-	n->parent_color = (uintptr_t)p | (n->parent_color & RB_BLACK);
+	h->right_red = (h->right_red & ~RED) | (r ? RED : 0);
 }
 
-/* Whatever pointed at old (its parent's child pointer, or the root) points at new. */
-static inline void replace_child(struct dz_rb_root *root, struct dz_rb_node *parent,
-				 struct dz_rb_node *old, struct dz_rb_node *new)
+/* h's right child takes its place (and colour); h becomes its red left child. */
+static node *rotate_left(node *h)
 {
-	if (!parent)
-		root->node = new;
-	else if (parent->left == old)
-		parent->left = new;
-	else
-		parent->right = new;
-}
+	node *x = right(h);
 
-/* x's right child r takes x's place; x becomes r's left child. */
-static void rotate_left(struct dz_rb_root *root, struct dz_rb_node *x)
-{
-	struct dz_rb_node *r = x->right, *p = dz_rb_parent(x);
-
-	x->right = r->left;
-	if (r->left)
-		set_parent(r->left, x);
-	set_parent(r, p);
-	replace_child(root, p, x, r);
-	r->left = x;
-	set_parent(x, r);
+	set_right(h, x->left);
+	x->left = h;
+	set_red(x, red(h));
+	set_red(h, true);
+	return x;
 }
 
 /* The mirror image. */
-static void rotate_right(struct dz_rb_root *root, struct dz_rb_node *x)
+static node *rotate_right(node *h)
 {
-	struct dz_rb_node *l = x->left, *p = dz_rb_parent(x);
+	node *x = h->left;
 
-	x->left = l->right;
-	if (l->right)
-		set_parent(l->right, x);
-	set_parent(l, p);
-	replace_child(root, p, x, l);
-	l->right = x;
-	set_parent(x, l);
+	h->left = right(x);
+	set_right(x, h);
+	set_red(x, red(h));
+	set_red(h, true);
+	return x;
 }
 
-void dz_rb_insert_fixup(struct dz_rb_root *root, struct dz_rb_node *n)
+/* Splits (or, erasing, forms) a 4-node: h and its children change colour. */
+static void flip(node *h)
 {
-	struct dz_rb_node *p;
+	set_red(h, !red(h));
+	set_red(h->left, !red(h->left));
+	set_red(right(h), !red(right(h)));
+}
 
-	/* n is red; only a red parent breaks the rules. */
-	while ((p = dz_rb_parent(n)) && is_red(p)) {
-		struct dz_rb_node *g = dz_rb_parent(p); /* exists: the root is black */
-		bool left = p == g->left;
-		struct dz_rb_node *uncle = left ? g->right : g->left;
+/* The rules again at h, on the way up. */
+static node *balance(node *h)
+{
+	if (red(right(h)) && !red(h->left))
+		h = rotate_left(h);
+	if (red(h->left) && red(h->left->left))
+		h = rotate_right(h);
+	if (red(h->left) && red(right(h)))
+		flip(h);
+	return h;
+}
 
-		if (is_red(uncle)) {
-			/* Push the red up: the grandparent may now break the rules. */
-			set_black(p);
-			set_black(uncle);
-			set_red(g);
-			n = g;
-			continue;
-		}
-		/* A black uncle: at most two rotations end it. */
-		if (n == (left ? p->right : p->left)) {
-			if (left)
-				rotate_left(root, p);
-			else
-				rotate_right(root, p);
-			n = p;
-			p = dz_rb_parent(n);
-		}
-		set_black(p);
-		set_red(g);
-		if (left)
-			rotate_right(root, g);
-		else
-			rotate_left(root, g);
-		break;
+static node *insert(node *h, node *n, dz_rb_before before)
+{
+	if (!h)
+		return n;
+	if (before(n, h))
+		h->left = insert(h->left, n, before);
+	else
+		set_right(h, insert(right(h), n, before));
+	return balance(h);
+}
+
+void dz_rb_insert(struct dz_rb_root *root, node *n, dz_rb_before before)
+{
+	n->left = NULL;
+	n->right_red = RED;
+	root->node = insert(root->node, n, before);
+	set_red(root->node, false);
+}
+
+/* Erasing on the left: h's left child must not be a 2-node, borrow from the right. */
+static node *move_red_left(node *h)
+{
+	flip(h);
+	if (red(right(h)->left)) {
+		set_right(h, rotate_right(right(h)));
+		h = rotate_left(h);
+		flip(h);
 	}
-	set_black(root->node);
+	return h;
 }
 
-/* n's subtree's first node. */
-static struct dz_rb_node *leftmost(struct dz_rb_node *n)
+/* The mirror image. */
+static node *move_red_right(node *h)
 {
-	while (n->left)
-		n = n->left;
-	return n;
-}
-
-/* One black too few on the paths through x (maybe NULL), a child of parent. */
-static void erase_fixup(struct dz_rb_root *root, struct dz_rb_node *x, struct dz_rb_node *parent)
-{
-	while (x != root->node && !is_red(x)) {
-		bool left = x == parent->left;
-		struct dz_rb_node *w = left ? parent->right : parent->left; /* not NULL */
-
-		if (is_red(w)) {
-			/* Make the sibling black, by a rotation at the parent. */
-			set_black(w);
-			set_red(parent);
-			if (left)
-				rotate_left(root, parent);
-			else
-				rotate_right(root, parent);
-			w = left ? parent->right : parent->left;
-		}
-		if (!is_red(w->left) && !is_red(w->right)) {
-			/* The sibling's side gives a black up too: the lack moves up. */
-			set_red(w);
-			x = parent;
-			parent = dz_rb_parent(x);
-			continue;
-		}
-		/* A red nephew: one or two rotations end it. */
-		if (left ? !is_red(w->right) : !is_red(w->left)) {
-			set_black(left ? w->left : w->right);
-			set_red(w);
-			if (left)
-				rotate_right(root, w);
-			else
-				rotate_left(root, w);
-			w = left ? parent->right : parent->left;
-		}
-		/* w takes the parent's colour, the parent and the far nephew black. */
-		w->parent_color = (w->parent_color & ~RB_BLACK) | (parent->parent_color & RB_BLACK);
-		set_black(parent);
-		set_black(left ? w->right : w->left);
-		if (left)
-			rotate_left(root, parent);
-		else
-			rotate_right(root, parent);
-		x = root->node;
-		break;
+	flip(h);
+	if (red(h->left->left)) {
+		h = rotate_right(h);
+		flip(h);
 	}
-	if (x)
-		set_black(x);
+	return h;
 }
 
-void dz_rb_erase(struct dz_rb_root *root, struct dz_rb_node *n)
+/* Takes the first node out of h's subtree; *first gets it. */
+static node *erase_first(node *h, node **first)
 {
-	struct dz_rb_node *parent = dz_rb_parent(n), *x, *x_parent;
-	bool removed_black;
+	if (!h->left) {
+		*first = h;
+		return NULL;
+	}
+	if (!red(h->left) && !red(h->left->left))
+		h = move_red_left(h);
+	h->left = erase_first(h->left, first);
+	return balance(h);
+}
 
-	if (!n->left || !n->right) {
-		/* At most one child: it takes n's place. */
-		x = n->left ? n->left : n->right;
-		x_parent = parent;
-		removed_black = !is_red(n);
-		if (x)
-			set_parent(x, parent);
-		replace_child(root, parent, n, x);
+static node *erase(node *h, node *n, dz_rb_before before)
+{
+	if (h != n && before(n, h)) {
+		if (!red(h->left) && !red(h->left->left))
+			h = move_red_left(h);
+		h->left = erase(h->left, n, before);
 	} else {
-		/* Two children: n's successor y (no left child) takes n's place and colour. */
-		struct dz_rb_node *y = leftmost(n->right);
+		if (red(h->left))
+			h = rotate_right(h);
+		if (h == n && !right(h))
+			return NULL;
+		if (!red(right(h)) && !red(right(h)->left))
+			h = move_red_right(h);
+		if (h == n) {
+			/* Its successor, out of its right subtree, takes its place. */
+			node *s, *r = erase_first(right(h), &s);
 
-		removed_black = !is_red(y);
-		x = y->right;
-		if (dz_rb_parent(y) == n) {
-			x_parent = y;
+			s->left = h->left;
+			s->right_red = (uintptr_t)r | (h->right_red & RED);
+			h = s;
 		} else {
-			x_parent = dz_rb_parent(y);
-			x_parent->left = x;
-			if (x)
-				set_parent(x, x_parent);
-			y->right = n->right;
-			set_parent(y->right, y);
+			set_right(h, erase(right(h), n, before));
 		}
-		y->left = n->left;
-		set_parent(y->left, y);
-		y->parent_color = n->parent_color; /* n's parent and colour */
-		replace_child(root, parent, n, y);
 	}
-	if (removed_black)
-		erase_fixup(root, x, x_parent);
+	return balance(h);
 }
 
-struct dz_rb_node *dz_rb_first(const struct dz_rb_root *root)
+void dz_rb_erase(struct dz_rb_root *root, node *n, dz_rb_before before)
 {
-	return root->node ? leftmost(root->node) : NULL;
+	node *r = root->node;
+
+	/* The root as a 3-node's red half, so that erasing below it never runs short. */
+	if (!red(r->left) && !red(right(r)))
+		set_red(r, true);
+	root->node = erase(r, n, before);
+	if (root->node)
+		set_red(root->node, false);
 }
 
-struct dz_rb_node *dz_rb_next(const struct dz_rb_node *n)
+node *dz_rb_first(const struct dz_rb_root *root)
 {
-	const struct dz_rb_node *p;
+	node *h = root->node;
 
-	if (n->right)
-		return leftmost(n->right);
-	/* Up until we come from a left child. */
-	while ((p = dz_rb_parent(n)) && n == p->right)
-		n = p;
-	return (struct dz_rb_node *)p;
+	if (h)
+		while (h->left)
+			h = h->left;
+	return h;
+}
+
+static void drain(node *h, void (*fn)(node *n, void *arg), void *arg)
+{
+	while (h) {
+		node *l = h->left, *r = right(h);
+
+		drain(l, fn, arg);
+		fn(h, arg);
+		h = r;
+	}
+}
+
+void dz_rb_drain(struct dz_rb_root *root, void (*fn)(node *n, void *arg), void *arg)
+{
+	node *h = root->node;
+
+	root->node = NULL;
+	drain(h, fn, arg);
 }

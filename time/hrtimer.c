@@ -82,45 +82,53 @@ static inline void check_timer(const struct hrtimer *t)
 
 /* ---- the tree: the timers before the boundary ---- */
 
+/*
+ * Its latest expiry on the monotonic clock: worked out, not kept (the
+ * timer stays at 48 bytes); it changes only when a clock is set, and the
+ * queue is rebuilt then.
+ */
+static inline s64 timer_key(const struct hrtimer *t)
+{
+	return ktime_sub_safe(t->_expires, dz_timekeeping_offs[t->_base]);
+}
+
+/* The queue's order: key, then start, then (never equal) address. */
 static inline bool before(const struct hrtimer *a, const struct hrtimer *b)
 {
-	if (likely(a->_key != b->_key))
-		return a->_key < b->_key;
-	return (s32)(a->_seq - b->_seq) < 0;
+	s64 ka = timer_key(a), kb = timer_key(b);
+
+	if (likely(ka != kb))
+		return ka < kb;
+	if (a->_seq != b->_seq)
+		return (s32)(a->_seq - b->_seq) < 0;
+	return (uintptr_t)a < (uintptr_t)b;
+}
+
+static bool rb_before(const struct dz_rb_node *a, const struct dz_rb_node *b)
+{
+	const struct hrtimer *x = timer_of_rb(a), *y = timer_of_rb(b);
+
+	check_timer(x);
+	check_timer(y);
+	return before(x, y);
 }
 
 static void tree_insert(struct hrtimer *t)
 {
-	struct dz_rb_node **link = &q.tree.node, *parent = NULL;
-	bool first = true;
-
-	while (*link) {
-		struct hrtimer *o = timer_of_rb(*link);
-
-		check_timer(o);
-		parent = *link;
-		if (before(t, o)) {
-			link = &parent->left;
-		} else {
-			link = &parent->right;
-			first = false;
-		}
-	}
-	dz_rb_link(&t->_node.rb, parent, link);
-	dz_rb_insert_fixup(&q.tree, &t->_node.rb);
-	if (first)
+	dz_rb_insert(&q.tree, &t->_node.rb, rb_before);
+	if (!q.first || before(t, q.first))
 		q.first = t;
 	t->_state = ON_TREE;
 }
 
 static void tree_remove(struct hrtimer *t)
 {
+	dz_rb_erase(&q.tree, &t->_node.rb, rb_before);
 	if (q.first == t) {
-		struct dz_rb_node *n = dz_rb_next(&t->_node.rb);
+		struct dz_rb_node *n = dz_rb_first(&q.tree);
 
 		q.first = n ? timer_of_rb(n) : NULL;
 	}
-	dz_rb_erase(&q.tree, &t->_node.rb);
 }
 
 /* ---- the wheel: the timers from the boundary on ---- */
@@ -190,11 +198,9 @@ static inline void wheel_dequeue(struct hrtimer *t)
 	dz_hlist_del_init(&t->_node.list);
 }
 
-/* Into the tree or the wheel, by its key (already set). */
-static inline void file(struct hrtimer *t)
+/* Into the tree or the wheel, by its key. */
+static inline void file(struct hrtimer *t, s64 k)
 {
-	s64 k = t->_key;
-
 	if (k < 0 || (u64)k >> UNIT_SHIFT < q.clk)
 		tree_insert(t);
 	else
@@ -239,7 +245,7 @@ static void process_unit(u64 u)
 
 					check_timer(t);
 					dz_hlist_del_init(&t->_node.list);
-					wheel_enqueue(t, (u64)t->_key >> UNIT_SHIFT);
+					wheel_enqueue(t, (u64)timer_key(t) >> UNIT_SHIFT);
 				}
 			}
 			if (s)
@@ -350,7 +356,7 @@ static bool in_queue(const struct hrtimer *t)
 
 			if (o == t)
 				return true;
-			n = before(t, o) ? n->left : n->right;
+			n = before(t, o) ? n->left : dz_rb_right(n);
 		}
 	}
 	return false;
@@ -374,7 +380,6 @@ void hrtimer_setup(struct hrtimer *timer, enum hrtimer_restart (*function)(struc
 	timer->_node.list.pprev = NULL;
 	timer->_softexpires = 0;
 	timer->_expires = 0;
-	timer->_key = 0;
 	timer->function = function;
 	timer->_seq = 0;
 	timer->_slot = 0;
@@ -404,12 +409,6 @@ static inline void check_started(struct hrtimer *t, const char *file, int line)
 #endif
 }
 
-/* Its latest expiry on the monotonic clock. */
-static inline s64 timer_key(const struct hrtimer *t)
-{
-	return ktime_sub_safe(t->_expires, dz_timekeeping_offs[t->_base]);
-}
-
 /* An empty queue starts again from the time now (see the top). */
 static void restart_clock(void)
 {
@@ -423,13 +422,14 @@ static void enqueue(struct hrtimer *t)
 {
 	if (unlikely(!dz_hrtimer_queued))
 		restart_clock();
+	s64 key = timer_key(t);
+
 	dz_hrtimer_queued++;
-	t->_key = timer_key(t);
 	t->_seq = ++q.seq;
-	file(t);
+	file(t, key);
 	/* Before the device's next event: the device is programmed for it. */
-	if (unlikely(t->_key < dz_tick_hres_armed_ns))
-		dz_tick_hres_earlier(t->_key);
+	if (unlikely(key < dz_tick_hres_armed_ns))
+		dz_tick_hres_earlier(key);
 }
 
 static inline void dequeue(struct hrtimer *t)
@@ -481,7 +481,6 @@ static inline __attribute__((always_inline)) void start(struct hrtimer *timer, k
 		dz_hrtimer_queued++;
 	timer->_softexpires = tim;
 	timer->_expires = hard;
-	timer->_key = key;
 	timer->_seq = ++q.seq;
 	wheel_enqueue(timer, (u64)key >> UNIT_SHIFT);
 	dz_irq_restore(flags);
@@ -603,7 +602,7 @@ s64 dz_hrtimer_next_key(void)
 {
 	struct hrtimer *t = dz_hrtimer_queued ? queue_first() : NULL;
 
-	return t ? t->_key : KTIME_MAX;
+	return t ? timer_key(t) : KTIME_MAX;
 }
 
 static void check_not_early(const struct hrtimer *t, s64 now)
@@ -651,7 +650,7 @@ void dz_hrtimer_run(s64 now)
 	while (dz_hrtimer_queued && (t = queue_first())) {
 		check_timer(t);
 		/* Its latest expiry is ahead: is its expiry? If not, stop here. */
-		if (t->_key > now &&
+		if (timer_key(t) > now &&
 		    ktime_sub_safe(t->_softexpires, dz_timekeeping_offs[t->_base]) > now)
 			break;
 		dequeue(t);
@@ -669,19 +668,28 @@ void dz_hrtimer_run_tick(void)
  * its expiry) and queues it again with its key computed afresh (and its start number kept: the order of
  * equal expiries stands). O(n).
  */
+/* The tree's timers, children first, onto a list: the tree is rebuilt. */
+static void onto_list(struct dz_rb_node *n, void *arg)
+{
+	dz_hlist_add_head(&timer_of_rb(n)->_node.list, arg);
+}
+
 static void refile(bool (*take)(struct hrtimer *))
 {
-	struct dz_hlist_head work = { NULL };
-	struct dz_rb_node *n = dz_rb_first(&q.tree);
+	struct dz_hlist_head work = { NULL }, keep = { NULL };
 
-	while (n) {
-		struct hrtimer *t = timer_of_rb(n);
+	/*
+	 * The tree is ordered by the keys of before: it cannot be searched
+	 * once they changed. All of it goes, and comes back filed afresh.
+	 */
+	dz_rb_drain(&q.tree, onto_list, &keep);
+	q.first = NULL;
+	while (!dz_hlist_empty(&keep)) {
+		struct hrtimer *t = timer_of_list(keep.first);
 
-		n = dz_rb_next(n);
-		if (take(t)) {
-			tree_remove(t);
-			dz_hlist_add_head(&t->_node.list, &work);
-		}
+		dz_hlist_del_init(&t->_node.list);
+		take(t);
+		dz_hlist_add_head(&t->_node.list, &work);
 	}
 	for (unsigned int i = 0; i < SLOTS; i++) {
 		struct dz_hlist_node *l = q.slot[i].first;
@@ -700,8 +708,7 @@ static void refile(bool (*take)(struct hrtimer *))
 		struct hrtimer *t = timer_of_list(work.first);
 
 		dz_hlist_del_init(&t->_node.list);
-		t->_key = timer_key(t);
-		file(t);
+		file(t, timer_key(t));
 	}
 }
 
@@ -733,13 +740,18 @@ void dz_hrtimers_set_resolution(bool highres)
 		refile(drop_slack);
 }
 
+static void forget(struct dz_rb_node *n, void *arg)
+{
+	(void)arg;
+	timer_of_rb(n)->_state = ON_NOTHING;
+}
+
 void dz_hrtimers_init(void)
 {
 	unsigned long flags = dz_irq_save();
 
 	/* Timers of an earlier boot become plain not-queued timers. */
-	for (struct dz_rb_node *n = dz_rb_first(&q.tree); n; n = dz_rb_next(n))
-		timer_of_rb(n)->_state = ON_NOTHING;
+	dz_rb_drain(&q.tree, forget, NULL);
 	for (unsigned int i = 0; i < SLOTS; i++)
 		while (!dz_hlist_empty(&q.slot[i])) {
 			struct hrtimer *t = timer_of_list(q.slot[i].first);

@@ -102,7 +102,6 @@ struct hrtimer {
 	} _node;
 	ktime_t _softexpires; /* the expiry: never runs before it */
 	ktime_t _expires;     /* the latest expiry: _softexpires + the slack */
-	ktime_t _key;	      /* _expires on the monotonic clock, while queued */
 	enum hrtimer_restart (*function)(struct hrtimer *);
 	u32 _seq;  /* start order, for timers with equal expiries */
 	u16 _slot; /* the wheel slot while in one */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * An intrusive red-black tree: the node lives in the object (an hrtimer),
- * so the tree needs no memory of its own. The caller walks down from the
- * root with its own order, links the new node where the walk ended
- * (dz_rb_link()) and lets dz_rb_insert_fixup() rebalance; dz_rb_erase()
- * takes any node out. Both are O(log n) in the worst case, with at most
- * three rotations. The parent pointer and the colour share a word.
+ * An intrusive balanced tree: the node lives in the object (an hrtimer),
+ * so the tree needs no memory of its own. A left-leaning red-black tree:
+ * two pointers a node, no parent (the colour is the low bit of the right
+ * pointer), insert and erase O(log n) in the worst case, done on the way
+ * back up a walk from the root. The order is the caller's: a strict total
+ * order (no two nodes equal), as the erase finds its node by it.
  */
 #ifndef DYNHZ_RBTREE_H
 #define DYNHZ_RBTREE_H
@@ -13,37 +13,36 @@
 #include <dynhz/types.h>
 
 struct dz_rb_node {
-	uintptr_t parent_color; /* the parent, | 1 when black */
-	struct dz_rb_node *left, *right;
+	struct dz_rb_node *left;
+	uintptr_t right_red; /* the right child, | 1 when this node is red */
 };
 
 struct dz_rb_root {
 	struct dz_rb_node *node;
 };
 
-static inline struct dz_rb_node *dz_rb_parent(const struct dz_rb_node *n)
-{
-	return (struct dz_rb_node *)(n->parent_color & ~(uintptr_t)1);
-}
+/* Is a before b? A strict total order on the nodes of one tree. */
+typedef bool (*dz_rb_before)(const struct dz_rb_node *a, const struct dz_rb_node *b);
 
-/* Puts a new red node n at *link, a NULL child pointer of parent (NULL: the root). */
-static inline void dz_rb_link(struct dz_rb_node *n, struct dz_rb_node *parent,
-			      struct dz_rb_node **link)
-{
-	n->parent_color = (uintptr_t)parent;
-	n->left = NULL;
-	n->right = NULL;
-	*link = n;
-}
+/* Puts n (not in the tree) into it. */
+void dz_rb_insert(struct dz_rb_root *root, struct dz_rb_node *n, dz_rb_before before);
 
-/* Rebalances after dz_rb_link(). */
-void dz_rb_insert_fixup(struct dz_rb_root *root, struct dz_rb_node *n);
+/* Takes n (in the tree) out of it. */
+void dz_rb_erase(struct dz_rb_root *root, struct dz_rb_node *n, dz_rb_before before);
 
-/* Takes n out of the tree (its fields then mean nothing). */
-void dz_rb_erase(struct dz_rb_root *root, struct dz_rb_node *n);
-
-/* The first node in order (NULL for an empty tree), and the one after n (NULL: none). */
+/* The first node in order, NULL for an empty tree. */
 struct dz_rb_node *dz_rb_first(const struct dz_rb_root *root);
-struct dz_rb_node *dz_rb_next(const struct dz_rb_node *n);
+
+static inline struct dz_rb_node *dz_rb_right(const struct dz_rb_node *n)
+{
+	return (struct dz_rb_node *)(n->right_red & ~(uintptr_t)1);
+}
+
+/*
+ * Calls fn on every node, children before their parent (so fn may reuse
+ * the node's memory), and empties the tree: O(n), a stack as deep as the
+ * tree, for a rebuild.
+ */
+void dz_rb_drain(struct dz_rb_root *root, void (*fn)(struct dz_rb_node *n, void *arg), void *arg);
 
 #endif

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The red-black tree of lib/rbtree.c against a sorted array: random
- * inserts and erases (of the first node, of any node, duplicates kept in
- * insertion order); after each, the in-order walk (dz_rb_first/dz_rb_next)
- * must be the array, and the rules must hold: the root black, no red node
- * with a red child, as many black nodes on every path down, every child's
- * parent pointer right, and a height within 2 log2(n + 1).
+ * The left-leaning red-black tree of lib/rbtree.c against a sorted array:
+ * random inserts and erases (of the first node, of any node, equal keys
+ * kept in insertion order); after each, the in-order walk must be the
+ * array, dz_rb_first() its first, and the rules must hold: the root black,
+ * no red right child, no red node with a red child, as many black nodes on
+ * every path down, and a height within 2 log2(n + 1); dz_rb_drain() visits
+ * every node once, children first.
  *
  * DYNHZ_SEED=n changes the seed.
  */
@@ -45,18 +46,17 @@ static struct item *item_of(struct dz_rb_node *n)
 	return n ? (struct item *)((char *)n - offsetof(struct item, rb)) : NULL;
 }
 
+static bool rb_before(const struct dz_rb_node *a, const struct dz_rb_node *b)
+{
+	return item_before(item_of((struct dz_rb_node *)a), item_of((struct dz_rb_node *)b));
+}
+
 static void insert(struct item *it)
 {
-	struct dz_rb_node **link = &root.node, *parent = NULL;
 	unsigned int i;
 
 	it->seq = ++seq;
-	while (*link) {
-		parent = *link;
-		link = item_before(it, item_of(parent)) ? &parent->left : &parent->right;
-	}
-	dz_rb_link(&it->rb, parent, link);
-	dz_rb_insert_fixup(&root, &it->rb);
+	dz_rb_insert(&root, &it->rb, rb_before);
 	it->in = true;
 	for (i = count; i > 0 && item_before(it, model[i - 1]); i--)
 		model[i] = model[i - 1];
@@ -68,7 +68,7 @@ static void erase(struct item *it)
 {
 	unsigned int i = 0;
 
-	dz_rb_erase(&root, &it->rb);
+	dz_rb_erase(&root, &it->rb, rb_before);
 	it->in = false;
 	while (model[i] != it)
 		i++;
@@ -78,41 +78,67 @@ static void erase(struct item *it)
 
 static bool black(const struct dz_rb_node *n)
 {
-	return !n || (n->parent_color & 1);
+	return !n || !(n->right_red & 1);
 }
 
 /* Black height of n's subtree, checking the rules on the way; -1 if broken. */
-static int check(const struct dz_rb_node *n, const struct dz_rb_node *parent, int depth,
-		 int *max_depth)
+static int check(const struct dz_rb_node *n, int depth, int *max_depth)
 {
 	int l, r;
 
 	if (!n)
 		return depth > *max_depth ? (*max_depth = depth, 1) : 1;
-	if (dz_rb_parent(n) != parent)
+	if (!black(dz_rb_right(n)))
+		return -1; /* red leans left */
+	if (!black(n) && !black(n->left))
 		return -1;
-	if (!black(n) && (!black(n->left) || !black(n->right)))
-		return -1;
-	l = check(n->left, n, depth + 1, max_depth);
-	r = check(n->right, n, depth + 1, max_depth);
+	l = check(n->left, depth + 1, max_depth);
+	r = check(dz_rb_right(n), depth + 1, max_depth);
 	if (l < 0 || l != r)
 		return -1;
 	return l + black(n);
 }
 
+static unsigned int walked;
+
+static void walk(struct dz_rb_node *n)
+{
+	if (!n)
+		return;
+	walk(n->left);
+	assert_true(walked < count);
+	assert_ptr_equal(item_of(n), model[walked]);
+	walked++;
+	walk(dz_rb_right(n));
+}
+
 static void verify(void)
 {
-	struct dz_rb_node *n = dz_rb_first(&root);
 	int depth = 0, log2 = 0;
 
-	for (unsigned int i = 0; i < count; i++, n = dz_rb_next(n))
-		assert_ptr_equal(item_of(n), model[i]);
-	assert_null(n);
-	assert_true(!root.node || black(root.node));
-	assert_true(check(root.node, NULL, 0, &depth) > 0);
+	walked = 0;
+	walk(root.node);
+	assert_int_equal(walked, count);
+	assert_ptr_equal(item_of(dz_rb_first(&root)), count ? model[0] : NULL);
+	assert_true(black(root.node));
+	assert_true(check(root.node, 0, &depth) > 0);
 	while ((1U << log2) < count + 1)
 		log2++;
 	assert_true(depth <= 2 * log2 + 1);
+}
+
+static unsigned int drained;
+
+static void drain_one(struct dz_rb_node *n, void *arg)
+{
+	struct item *it = item_of(n);
+
+	(void)arg;
+	assert_true(it->in);
+	it->in = false;
+	drained++;
+	/* Its children were visited before it: its memory may be reused. */
+	memset(n, 0xa5, sizeof(*n));
 }
 
 static void test_random(void **state)
@@ -139,10 +165,17 @@ static void test_random(void **state)
 		if (step % 97 == 0 || count < 4)
 			verify();
 	}
-	while (count)
+	while (count > N / 2)
 		erase(model[ref_rand(&rng) % count]);
 	verify();
+	/* The rest drained: every node once. */
+	drained = 0;
+	dz_rb_drain(&root, drain_one, NULL);
+	assert_int_equal(drained, count);
 	assert_null(root.node);
+	for (unsigned int i = 0; i < N; i++)
+		assert_false(items[i].in);
+	count = 0;
 }
 
 /* Sorted input, both ways: the worst case for an unbalanced tree. */
