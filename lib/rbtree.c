@@ -1,204 +1,294 @@
 // SPDX-License-Identifier: MIT
 /*
- * The tree of include/dynhz/rbtree.h: a left-leaning red-black tree, the
- * 2-3 tree kept as a binary one (Sedgewick): a red link binds a node to
- * its parent as one 3-node, red links lean left, no node has two red
- * links, and every path from the root down to a leaf crosses as many black
- * links, so the height is at most 2 log2(n + 1). Insert and erase walk
- * down from the root (recursively: the depth is that height) and restore
- * the rules on the way back up. Written for an intrusive node: an erased
- * node with two children is replaced by its successor node, not by its
- * successor's contents.
+ * The tree of include/dynhz/rbtree.h: a red-black tree (a red node has
+ * black children; every path from a node down to a leaf crosses as many
+ * black nodes: the height is at most 2 log2(n + 1)), the textbook
+ * bottom-up algorithms, with NULL leaves, which count as black. A node has
+ * no parent pointer: the walk down from the root that finds a node's place
+ * (or the node) keeps its ancestors in an array on the stack, and the
+ * repairs on the way back up read them there. Insert's repair stops at the
+ * first black parent, erase's at the first red node or after at most three
+ * rotations: O(1) amortized above the walk. An erased node with two
+ * children trades places (not contents: the node is the object) with its
+ * successor first.
  */
 #include <dynhz/rbtree.h>
 
-#define RED ((uintptr_t)1)
+#define RED	  ((uintptr_t)1)
+#define MAX_DEPTH DZ_RB_MAX_DEPTH
 
 typedef struct dz_rb_node node;
 
-static inline node *right(const node *h)
+static inline node *R(const node *n)
 {
-	return dz_rb_right(h);
+	return dz_rb_right(n);
 }
 
-static inline bool red(const node *h)
+static inline void set_right(node *n, node *r)
 {
-	return h && (h->right_red & RED);
+	n->right_red = (uintptr_t)r | (n->right_red & RED);
 }
 
-static inline void set_right(node *h, node *r)
+static inline bool red(const node *n)
 {
-	h->right_red = (uintptr_t)r | (h->right_red & RED);
+	return n && (n->right_red & RED);
 }
 
-static inline void set_red(node *h, bool r)
+static inline void set_red(node *n, bool r)
 {
-	h->right_red = (h->right_red & ~RED) | (r ? RED : 0);
+	n->right_red = (n->right_red & ~RED) | (r ? RED : 0);
 }
 
-/* h's right child takes its place (and colour); h becomes its red left child. */
-static node *rotate_left(node *h)
+/* Whatever pointed at old (parent's child pointer, or the root) points at new. */
+static inline void replace_child(struct dz_rb_root *root, node *parent, node *old, node *new)
 {
-	node *x = right(h);
+	if (!parent)
+		root->node = new;
+	else if (parent->left == old)
+		parent->left = new;
+	else
+		set_right(parent, new);
+}
 
-	set_right(h, x->left);
-	x->left = h;
-	set_red(x, red(h));
-	set_red(h, true);
-	return x;
+/* x's right child takes its place under parent; x becomes its left child. */
+static void rotate_left(struct dz_rb_root *root, node *x, node *parent)
+{
+	node *r = R(x);
+
+	set_right(x, r->left);
+	r->left = x;
+	replace_child(root, parent, x, r);
 }
 
 /* The mirror image. */
-static node *rotate_right(node *h)
+static void rotate_right(struct dz_rb_root *root, node *x, node *parent)
 {
-	node *x = h->left;
+	node *l = x->left;
 
-	h->left = right(x);
-	set_right(x, h);
-	set_red(x, red(h));
-	set_red(h, true);
-	return x;
+	x->left = R(l);
+	set_right(l, x);
+	replace_child(root, parent, x, l);
 }
 
-/* Splits (or, erasing, forms) a 4-node: h and its children change colour. */
-static void flip(node *h)
+/*
+ * n, red, has just been linked below p[i - 1] (its ancestors are p[0]
+ * (the root) to p[i - 1]): only a red parent breaks the rules.
+ */
+static void insert_fixup(struct dz_rb_root *root, node *n, node **p, int i)
 {
-	set_red(h, !red(h));
-	set_red(h->left, !red(h->left));
-	set_red(right(h), !red(right(h)));
+	while (i >= 1 && red(p[i - 1])) {
+		node *par = p[i - 1], *g = p[i - 2]; /* a red parent is not the root */
+		node *gg = i >= 3 ? p[i - 3] : NULL;
+		bool left = par == g->left;
+		node *uncle = left ? R(g) : g->left;
+
+		if (red(uncle)) {
+			/* Push the red up: the grandparent may now break the rules. */
+			set_red(par, false);
+			set_red(uncle, false);
+			set_red(g, true);
+			n = g;
+			i -= 2;
+			continue;
+		}
+		/* A black uncle: one or two rotations end it. */
+		if (n == (left ? R(par) : par->left)) {
+			if (left)
+				rotate_left(root, par, g);
+			else
+				rotate_right(root, par, g);
+			par = n;
+		}
+		set_red(par, false);
+		set_red(g, true);
+		if (left)
+			rotate_right(root, g, gg);
+		else
+			rotate_left(root, g, gg);
+		break;
+	}
+	set_red(root->node, false);
 }
 
-/* The rules again at h, on the way up. */
-static node *balance(node *h)
+void dz_rb_insert_at(struct dz_rb_root *root, node *n, node **p, int i, bool left)
 {
-	if (red(right(h)) && !red(h->left))
-		h = rotate_left(h);
-	if (red(h->left) && red(h->left->left))
-		h = rotate_right(h);
-	if (red(h->left) && red(right(h)))
-		flip(h);
-	return h;
-}
-
-static node *insert(node *h, node *n, dz_rb_before before)
-{
-	if (!h)
-		return n;
-	if (before(n, h))
-		h->left = insert(h->left, n, before);
+	n->left = NULL;
+	n->right_red = RED;
+	if (!i)
+		root->node = n;
+	else if (left)
+		p[i - 1]->left = n;
 	else
-		set_right(h, insert(right(h), n, before));
-	return balance(h);
+		set_right(p[i - 1], n);
+	insert_fixup(root, n, p, i);
 }
 
 void dz_rb_insert(struct dz_rb_root *root, node *n, dz_rb_before before)
 {
-	n->left = NULL;
-	n->right_red = RED;
-	root->node = insert(root->node, n, before);
-	set_red(root->node, false);
-}
+	node *p[MAX_DEPTH], *h = root->node;
+	int i = 0;
+	bool left = false;
 
-/* Erasing on the left: h's left child must not be a 2-node, borrow from the right. */
-static node *move_red_left(node *h)
-{
-	flip(h);
-	if (red(right(h)->left)) {
-		set_right(h, rotate_right(right(h)));
-		h = rotate_left(h);
-		flip(h);
+	while (h) {
+		p[i++] = h;
+		left = before(n, h);
+		h = left ? h->left : R(h);
 	}
-	return h;
+	dz_rb_insert_at(root, n, p, i, left);
 }
 
-/* The mirror image. */
-static node *move_red_right(node *h)
+/*
+ * One black too few on the paths through x (maybe NULL), the left child
+ * (xleft) or the right one of p[i]; p[0] to p[i] are its ancestors, with
+ * room for one more (a rotation puts the sibling above the parent).
+ */
+static void erase_fixup(struct dz_rb_root *root, node *x, bool xleft, node **p, int i)
 {
-	flip(h);
-	if (red(h->left->left)) {
-		h = rotate_right(h);
-		flip(h);
-	}
-	return h;
-}
+	while (i >= 0 && !red(x)) {
+		node *par = p[i], *gpar = i ? p[i - 1] : NULL;
+		node *w = xleft ? R(par) : par->left; /* not NULL: it holds a black */
 
-/* Takes the first node out of h's subtree; *first gets it. */
-static node *erase_first(node *h, node **first)
-{
-	if (!h->left) {
-		*first = h;
-		return NULL;
-	}
-	if (!red(h->left) && !red(h->left->left))
-		h = move_red_left(h);
-	h->left = erase_first(h->left, first);
-	return balance(h);
-}
-
-static node *erase(node *h, node *n, dz_rb_before before)
-{
-	if (h != n && before(n, h)) {
-		if (!red(h->left) && !red(h->left->left))
-			h = move_red_left(h);
-		h->left = erase(h->left, n, before);
-	} else {
-		if (red(h->left))
-			h = rotate_right(h);
-		if (h == n && !right(h))
-			return NULL;
-		if (!red(right(h)) && !red(right(h)->left))
-			h = move_red_right(h);
-		if (h == n) {
-			/* Its successor, out of its right subtree, takes its place. */
-			node *s, *r = erase_first(right(h), &s);
-
-			s->left = h->left;
-			s->right_red = (uintptr_t)r | (h->right_red & RED);
-			h = s;
-		} else {
-			set_right(h, erase(right(h), n, before));
+		if (red(w)) {
+			/* Make the sibling black, by a rotation at the parent. */
+			set_red(w, false);
+			set_red(par, true);
+			if (xleft)
+				rotate_left(root, par, gpar);
+			else
+				rotate_right(root, par, gpar);
+			p[i] = w;
+			p[++i] = par;
+			gpar = w;
+			w = xleft ? R(par) : par->left;
 		}
+		if (!red(w->left) && !red(R(w))) {
+			/* The sibling's side gives a black up too: the lack moves up. */
+			set_red(w, true);
+			x = par;
+			if (--i >= 0)
+				xleft = x == p[i]->left;
+			continue;
+		}
+		/* A red nephew: one or two rotations end it. */
+		if (xleft ? !red(R(w)) : !red(w->left)) {
+			set_red(xleft ? w->left : R(w), false);
+			set_red(w, true);
+			if (xleft)
+				rotate_right(root, w, par);
+			else
+				rotate_left(root, w, par);
+			w = xleft ? R(par) : par->left;
+		}
+		/* w takes the parent's colour, the parent and the far nephew black. */
+		set_red(w, red(par));
+		set_red(par, false);
+		set_red(xleft ? R(w) : w->left, false);
+		if (xleft)
+			rotate_left(root, par, gpar);
+		else
+			rotate_right(root, par, gpar);
+		return;
 	}
-	return balance(h);
+	if (x)
+		set_red(x, false);
+}
+
+/*
+ * n is at depth d (its ancestors p[0] to p[d - 1]) and has at most one
+ * child, or the caller made it so: its child takes its place.
+ */
+static void unlink(struct dz_rb_root *root, node *n, node **p, int d)
+{
+	node *child = n->left ? n->left : R(n), *parent = d ? p[d - 1] : NULL;
+	bool left = parent && parent->left == n;
+
+	replace_child(root, parent, n, child);
+	if (!red(n))
+		erase_fixup(root, child, left, p, d - 1);
 }
 
 void dz_rb_erase(struct dz_rb_root *root, node *n, dz_rb_before before)
 {
-	node *r = root->node;
+	node *p[MAX_DEPTH + 1], *h = root->node;
+	int d = 0;
 
-	/* The root as a 3-node's red half, so that erasing below it never runs short. */
-	if (!red(r->left) && !red(right(r)))
-		set_red(r, true);
-	root->node = erase(r, n, before);
-	if (root->node)
-		set_red(root->node, false);
+	while (h != n) {
+		p[d++] = h;
+		h = before(n, h) ? h->left : R(h);
+	}
+	if (n->left && R(n)) {
+		/*
+		 * Its successor y (the first of its right subtree: no left
+		 * child) and n trade places and colours; then n has at most
+		 * one child, at y's old depth k.
+		 */
+		node *nl = n->left, *nr = R(n), *y = nr, *yr;
+		uintptr_t cn = n->right_red & RED, cy;
+		int k = d + 1;
+
+		p[d] = n;
+		while (y->left) {
+			p[k++] = y;
+			y = y->left;
+		}
+		yr = R(y);
+		cy = y->right_red & RED;
+		replace_child(root, d ? p[d - 1] : NULL, n, y);
+		y->left = nl;
+		if (y == nr) {
+			y->right_red = (uintptr_t)n | cn;
+		} else {
+			y->right_red = (uintptr_t)nr | cn;
+			p[k - 1]->left = n;
+		}
+		n->left = NULL;
+		n->right_red = (uintptr_t)yr | cy;
+		p[d] = y;
+		d = k;
+	}
+	unlink(root, n, p, d);
+}
+
+node *dz_rb_erase_first(struct dz_rb_root *root)
+{
+	node *p[MAX_DEPTH + 1], *n = root->node;
+	int d = 0;
+
+	if (!n)
+		return NULL;
+	while (n->left) {
+		p[d++] = n;
+		n = n->left;
+	}
+	unlink(root, n, p, d);
+	return n;
 }
 
 node *dz_rb_first(const struct dz_rb_root *root)
 {
-	node *h = root->node;
+	node *n = root->node;
 
-	if (h)
-		while (h->left)
-			h = h->left;
-	return h;
+	if (n)
+		while (n->left)
+			n = n->left;
+	return n;
 }
 
-static void drain(node *h, void (*fn)(node *n, void *arg), void *arg)
+static void drain(node *n, void (*fn)(node *n, void *arg), void *arg)
 {
-	while (h) {
-		node *l = h->left, *r = right(h);
+	while (n) {
+		node *l = n->left, *r = R(n);
 
 		drain(l, fn, arg);
-		fn(h, arg);
-		h = r;
+		fn(n, arg);
+		n = r;
 	}
 }
 
 void dz_rb_drain(struct dz_rb_root *root, void (*fn)(node *n, void *arg), void *arg)
 {
-	node *h = root->node;
+	node *n = root->node;
 
 	root->node = NULL;
-	drain(h, fn, arg);
+	drain(n, fn, arg);
 }

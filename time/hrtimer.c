@@ -92,16 +92,21 @@ static inline s64 timer_key(const struct hrtimer *t)
 	return ktime_sub_safe(t->_expires, dz_timekeeping_offs[t->_base]);
 }
 
-/* The queue's order: key, then start, then (never equal) address. */
-static inline bool before(const struct hrtimer *a, const struct hrtimer *b)
+/* The queue's order: key, then start, then (never equal) address; a's key given. */
+static inline bool before_key(s64 ka, const struct hrtimer *a, const struct hrtimer *b)
 {
-	s64 ka = timer_key(a), kb = timer_key(b);
+	s64 kb = timer_key(b);
 
 	if (likely(ka != kb))
 		return ka < kb;
 	if (a->_seq != b->_seq)
 		return (s32)(a->_seq - b->_seq) < 0;
 	return (uintptr_t)a < (uintptr_t)b;
+}
+
+static inline bool before(const struct hrtimer *a, const struct hrtimer *b)
+{
+	return before_key(timer_key(a), a, b);
 }
 
 static bool rb_before(const struct dz_rb_node *a, const struct dz_rb_node *b)
@@ -113,20 +118,40 @@ static bool rb_before(const struct dz_rb_node *a, const struct dz_rb_node *b)
 	return before(x, y);
 }
 
+/* The walk down is here, with the order inline; the tree repairs. */
 static void tree_insert(struct hrtimer *t)
 {
-	dz_rb_insert(&q.tree, &t->_node.rb, rb_before);
-	if (!q.first || before(t, q.first))
+	struct dz_rb_node *path[DZ_RB_MAX_DEPTH], *h = q.tree.node;
+	s64 key = timer_key(t);
+	bool left = false, first = true;
+	int d = 0;
+
+	while (h) {
+		struct hrtimer *o = timer_of_rb(h);
+
+		check_timer(o);
+		path[d++] = h;
+		left = before_key(key, t, o);
+		first &= left;
+		h = left ? h->left : dz_rb_right(h);
+	}
+	dz_rb_insert_at(&q.tree, &t->_node.rb, path, d, left);
+	if (first)
 		q.first = t;
 	t->_state = ON_TREE;
 }
 
 static void tree_remove(struct hrtimer *t)
 {
-	dz_rb_erase(&q.tree, &t->_node.rb, rb_before);
-	if (q.first == t) {
-		struct dz_rb_node *n = dz_rb_first(&q.tree);
+	struct dz_rb_node *n;
 
+	/* The first (the queue runs them so) needs no search. */
+	if (q.first == t)
+		dz_rb_erase_first(&q.tree);
+	else
+		dz_rb_erase(&q.tree, &t->_node.rb, rb_before);
+	if (q.first == t) {
+		n = dz_rb_first(&q.tree);
 		q.first = n ? timer_of_rb(n) : NULL;
 	}
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * An intrusive balanced tree: the node lives in the object (an hrtimer),
- * so the tree needs no memory of its own. A left-leaning red-black tree:
- * two pointers a node, no parent (the colour is the low bit of the right
- * pointer), insert and erase O(log n) in the worst case, done on the way
- * back up a walk from the root. The order is the caller's: a strict total
- * order (no two nodes equal), as the erase finds its node by it.
+ * An intrusive red-black tree: the node lives in the object (an hrtimer),
+ * so the tree needs no memory of its own. Two pointers a node and no
+ * parent (the colour is the low bit of the right pointer): insert and
+ * erase walk down from the root, keeping the ancestors on the stack, and
+ * repair on the way back up; O(log n) in the worst case. The order is the
+ * caller's: a strict total order (no two nodes equal), as erase finds its
+ * node by it.
  */
 #ifndef DYNHZ_RBTREE_H
 #define DYNHZ_RBTREE_H
@@ -27,8 +28,22 @@ typedef bool (*dz_rb_before)(const struct dz_rb_node *a, const struct dz_rb_node
 /* Puts n (not in the tree) into it. */
 void dz_rb_insert(struct dz_rb_root *root, struct dz_rb_node *n, dz_rb_before before);
 
+/* Ancestors a walk down can meet: 2 log2(n + 1) for n below 2^47 nodes. */
+#define DZ_RB_MAX_DEPTH 96
+
+/*
+ * The same, for a caller that walked down itself (its own order, inline):
+ * path[0] (the root) to path[depth - 1] are the nodes it went through, and
+ * n goes below the last one, on its left if left.
+ */
+void dz_rb_insert_at(struct dz_rb_root *root, struct dz_rb_node *n, struct dz_rb_node **path,
+		     int depth, bool left);
+
 /* Takes n (in the tree) out of it. */
 void dz_rb_erase(struct dz_rb_root *root, struct dz_rb_node *n, dz_rb_before before);
+
+/* Takes the first node out (no comparison needed) and returns it; NULL if empty. */
+struct dz_rb_node *dz_rb_erase_first(struct dz_rb_root *root);
 
 /* The first node in order, NULL for an empty tree. */
 struct dz_rb_node *dz_rb_first(const struct dz_rb_root *root);
