@@ -175,10 +175,8 @@ static struct clocksource sim_clock = {
 
 static int boot(const char *cmdline, bool report)
 {
-	/*
-	 * The last boot's tick goes periodic first, on its own clock, when
-	 * its clocksource goes: then the clock may change.
-	 */
+	/* The last boot's time stops first: then the clock may change under it. */
+	dz_time_exit();
 	clocksource_unregister(&sim_clock);
 	sim.cycles = 0;
 	sim_freq = sim_freq_next;

@@ -173,6 +173,21 @@ static int time_init(const char *cmdline, struct clock_event_device *dev, bool r
 	return err;
 }
 
+void dz_time_exit(void)
+{
+	unsigned long flags = dz_irq_save();
+
+	if (tick_dev) {
+		tick_dev->event_handler = clockevents_handle_noop;
+		clockevents_shutdown(tick_dev);
+		tick_dev = NULL;
+	}
+	dz_tick_oneshot_exit();
+	dz_tick_mode = TICK_ANCHOR;
+	dz_hrtimers_init();
+	dz_irq_restore(flags);
+}
+
 int dz_time_init(const char *cmdline, struct clock_event_device *dev)
 {
 	return time_init(cmdline, dev, true);

@@ -96,6 +96,9 @@ void dz_tick_clocksource_changed(void);
  */
 const char *dz_tick_oneshot_init(struct clock_event_device *dev, bool highres, u64 started);
 
+/* tick-oneshot.c: forgets high resolution (the tick device is let go). */
+void dz_tick_oneshot_exit(void);
+
 /* tick-oneshot.c: leaves high resolution for the periodic tick. */
 void dz_tick_oneshot_stop(void);
 

@@ -202,6 +202,14 @@ const char *dz_tick_oneshot_init(struct clock_event_device *dev, bool highres, u
 	return NULL;
 }
 
+void dz_tick_oneshot_exit(void)
+{
+	hs.in_handler = false;
+	hs.stopped = false;
+	hs.programmed = NOT_PROGRAMMED;
+	dz_tick_hres_armed_ns = KTIME_MIN;
+}
+
 /* Back to the periodic tick (the clocksource changed): hrtimers follow it. */
 void dz_tick_oneshot_stop(void)
 {

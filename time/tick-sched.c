@@ -422,6 +422,8 @@ void tick_nohz_idle_exit(void)
 void dz_tick_clocksource_changed(void)
 {
 	ts.cs = NULL; /* idle entries see another clocksource than the grid's */
+	if (!dz_tick_device())
+		return; /* no tick: dz_time_exit() */
 	if (dz_tick_mode == TICK_HRES)
 		dz_tick_oneshot_stop();
 	else if (dz_tick_mode == TICK_STOPPED || dz_tick_mode == TICK_RESUMING)
