@@ -809,7 +809,11 @@ static void test_api(void **state)
 	assert_int_equal(hrtimer_try_to_cancel(&t), 0);
 	assert_int_equal(hrtimer_cancel(&t), 0);
 
-	/* Relative, 1 ms: runs at the first cycle the clock reaches it. */
+	/*
+	 * Relative, 1 ms: runs at the first cycle the clock reaches it (or one
+	 * later if a tick came the cycle before: the device's shortest delay
+	 * is 2 cycles; so at HZ 1000, whose first jiffy ends 1 cycle before).
+	 */
 	api_runs = 0;
 	e = ktime_get() + (ktime_t)NSEC_PER_MSEC;
 	hrtimer_start(&t, NSEC_PER_MSEC, HRTIMER_MODE_REL);
@@ -818,7 +822,8 @@ static void test_api(void **state)
 	assert_true(hrtimer_get_remaining(&t) == (ktime_t)NSEC_PER_MSEC);
 	dynhz_host_pass(2 * NSEC_PER_MSEC, false);
 	assert_int_equal(api_runs, 1);
-	assert_true(api_at == pit_cycle_of(e));
+	assert_true(api_at >= pit_cycle_of(e) && api_at <= pit_cycle_of(e) + 1);
+	assert_true(HZ == 1000 || api_at == pit_cycle_of(e));
 	assert_false(hrtimer_active(&t));
 
 	/* Restarting a queued timer moves it; cancelling stops it. */
