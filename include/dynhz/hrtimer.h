@@ -128,7 +128,14 @@ struct hrtimer {
 void hrtimer_setup(struct hrtimer *timer, enum hrtimer_restart (*function)(struct hrtimer *),
 		   int clock_id, enum hrtimer_mode mode);
 
-/* Linux's older form: the same, the function set afterwards (timer->function = fn). */
+/**
+ * hrtimer_init() - Linux's older form of hrtimer_setup()
+ * @timer: the timer, which must not be queued
+ * @clock_id: as hrtimer_setup()
+ * @mode: as hrtimer_setup()
+ *
+ * The callback is set afterwards: timer->function = fn.
+ */
 static inline void hrtimer_init(struct hrtimer *timer, int clock_id, enum hrtimer_mode mode)
 {
 	hrtimer_setup(timer, NULL, clock_id, mode);
@@ -295,6 +302,12 @@ static inline ktime_t hrtimer_get_softexpires(const struct hrtimer *timer)
 	return timer->_softexpires;
 }
 
+/**
+ * hrtimer_get_expires_ns() - hrtimer_get_expires() as s64 ns
+ * @timer: the timer
+ *
+ * Return: ns on its clock.
+ */
 static inline s64 hrtimer_get_expires_ns(const struct hrtimer *timer)
 {
 	return timer->_expires;
@@ -311,10 +324,13 @@ _Noreturn void dz_hrtimer_bug_queued(const struct hrtimer *timer, const char *wh
 #define DZ_HRTIMER_NOT_QUEUED(timer, what) ((void)(timer))
 #endif
 
-/*
- * Setting a timer's expiry directly: only while it is not queued (then
- * hrtimer_start_expires()): a queued timer is ordered by the expiry it was
- * started with. The debug build panics on a queued one.
+/**
+ * hrtimer_set_expires() - set a timer's expiry, no slack, without starting it
+ * @timer: the timer, not queued (a queued timer is ordered by the expiry it
+ *	was started with: the debug build panics on one)
+ * @time: the expiry on its clock
+ *
+ * Then hrtimer_start_expires() queues it.
  */
 static inline void hrtimer_set_expires(struct hrtimer *timer, ktime_t time)
 {
@@ -323,6 +339,12 @@ static inline void hrtimer_set_expires(struct hrtimer *timer, ktime_t time)
 	timer->_expires = time;
 }
 
+/**
+ * hrtimer_set_expires_range_ns() - set a timer's expiry and slack, without starting it
+ * @timer: the timer, not queued
+ * @time: the expiry on its clock
+ * @delta: the slack
+ */
 static inline void hrtimer_set_expires_range_ns(struct hrtimer *timer, ktime_t time, u64 delta)
 {
 	DZ_HRTIMER_NOT_QUEUED(timer, "hrtimer_set_expires_range_ns");
@@ -330,6 +352,11 @@ static inline void hrtimer_set_expires_range_ns(struct hrtimer *timer, ktime_t t
 	timer->_expires = ktime_add_safe(time, ns_to_ktime(delta));
 }
 
+/**
+ * hrtimer_add_expires_ns() - move a timer's expiry (both ends) later
+ * @timer: the timer, not queued
+ * @ns: by how much
+ */
 static inline void hrtimer_add_expires_ns(struct hrtimer *timer, u64 ns)
 {
 	DZ_HRTIMER_NOT_QUEUED(timer, "hrtimer_add_expires_ns");
@@ -337,6 +364,12 @@ static inline void hrtimer_add_expires_ns(struct hrtimer *timer, u64 ns)
 	timer->_expires = ktime_add_safe(timer->_expires, ns_to_ktime(ns));
 }
 
+/**
+ * hrtimer_expires_remaining() - the same as hrtimer_get_remaining()
+ * @timer: the timer
+ *
+ * Return: the latest expiry minus the time now on its clock.
+ */
 static inline ktime_t hrtimer_expires_remaining(const struct hrtimer *timer)
 {
 	return hrtimer_get_remaining(timer);
