@@ -35,11 +35,24 @@ s64 dz_hrtimer_next_key(void);
  */
 void dz_hrtimer_run(s64 now);
 
-/* The periodic tick's check: one load and a branch when nothing is queued. */
+/*
+ * The periodic tick's check (its handler checks only while timers are
+ * queued: dz_tick_hrtimers_queued()).
+ */
 void dz_hrtimer_run_tick(void);
 static inline void dz_hrtimer_tick(void)
 {
 	if (unlikely(dz_hrtimer_queued))
+		dz_hrtimer_run_tick();
+}
+
+/* Tick resolution: hrtimers run from the tick (the core's; read inline). */
+extern bool dz_hrtimer_lowres;
+
+/* After the wheel ran callbacks: at tick resolution, the hrtimers they made due. */
+static inline void dz_hrtimer_after_wheel(void)
+{
+	if (unlikely(dz_hrtimer_queued) && dz_hrtimer_lowres)
 		dz_hrtimer_run_tick();
 }
 

@@ -53,6 +53,7 @@ _Static_assert(SLOTS <= 0xffff, "a slot index fits the timer's u16");
 enum { ON_NOTHING, ON_WHEEL, ON_TREE }; /* timer->_state */
 
 unsigned int dz_hrtimer_queued;
+bool dz_hrtimer_lowres = true;
 
 static struct {
 	u64 clk;			  /* the wheel's next unit: earlier ones are in the tree */
@@ -445,8 +446,11 @@ static void restart_clock(void)
 /* Queues t (not queued) at its expiry: the general way. */
 static void enqueue(struct hrtimer *t)
 {
-	if (unlikely(!dz_hrtimer_queued))
+	if (unlikely(!dz_hrtimer_queued)) {
 		restart_clock();
+		if (!q.highres)
+			dz_tick_hrtimers_queued(true); /* checked at every tick from now */
+	}
 	s64 key = timer_key(t);
 
 	dz_hrtimer_queued++;
@@ -460,7 +464,8 @@ static void enqueue(struct hrtimer *t)
 static inline void dequeue(struct hrtimer *t)
 {
 	unfile(t);
-	dz_hrtimer_queued--;
+	if (unlikely(!--dz_hrtimer_queued) && !q.highres)
+		dz_tick_hrtimers_queued(false);
 }
 
 /* Every start that is not the common one below; restores the interrupt flag. */
@@ -761,6 +766,7 @@ static bool drop_slack(struct hrtimer *t)
 void dz_hrtimers_set_resolution(bool highres)
 {
 	q.highres = highres;
+	dz_hrtimer_lowres = !highres;
 	if (!highres && dz_hrtimer_queued)
 		refile(drop_slack);
 }
@@ -792,6 +798,7 @@ void dz_hrtimers_init(void)
 	dz_hrtimer_queued = 0;
 	q.running = NULL;
 	q.highres = false;
+	dz_hrtimer_lowres = true;
 	q.expired = 0;
 	dz_irq_restore(flags);
 }

@@ -68,8 +68,9 @@ void dz_tick_periodic(void)
 /*
  * The tick device's interrupt in the periodic modes, with interrupts off.
  * Busy, it is one jiffy, and no more than one test is added for tickless
- * idle and one for hrtimers: the interrupts are counted as the jiffies
- * they made (dz_tick_stats), not one by one.
+ * idle: the interrupts are counted as the jiffies they made
+ * (dz_tick_stats), not one by one. No test for hrtimers either: while some
+ * are queued (at tick resolution) the device's handler is the one below.
  */
 void dz_tick_handle_periodic(struct clock_event_device *dev)
 {
@@ -79,19 +80,39 @@ void dz_tick_handle_periodic(struct clock_event_device *dev)
 	if (likely(dz_tick_mode == TICK_PERIODIC)) {
 		dz_tick_advance(1);
 		dz_timekeeping_tick();
-		dz_timer_tick();
-		/* Without a hook the hrtimers' check is a tail call: no frame to set up. */
+		/* Without a hook the wheel's tick is a tail call: no frame to set up. */
 		if (!hook) {
-			dz_hrtimer_tick();
+			dz_timer_tick();
 			return;
 		}
-		dz_hrtimer_tick();
+		dz_timer_tick();
 	} else {
 		dz_tick_sched_handle();
 		if (!hook)
 			return;
 	}
 	hook();
+}
+
+/* The same while hrtimers are queued at tick resolution: they are checked at every tick. */
+static void tick_handle_periodic_hrtimers(struct clock_event_device *dev)
+{
+	(void)dev;
+	if (likely(dz_tick_mode == TICK_PERIODIC))
+		dz_tick_periodic();
+	else
+		dz_tick_sched_handle();
+	dz_tick_run_hook();
+}
+
+void dz_tick_hrtimers_queued(bool queued)
+{
+	void (*h)(struct clock_event_device *) =
+		queued ? tick_handle_periodic_hrtimers : dz_tick_handle_periodic;
+
+	if (tick_dev && (tick_dev->event_handler == dz_tick_handle_periodic ||
+			 tick_dev->event_handler == tick_handle_periodic_hrtimers))
+		tick_dev->event_handler = h;
 }
 
 void dz_tick_run_hook(void)

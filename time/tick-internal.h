@@ -33,6 +33,12 @@ void dz_tick_advance(u64 n);
 /* tick-common.c: the device's handler in the periodic modes. */
 void dz_tick_handle_periodic(struct clock_event_device *dev);
 
+/*
+ * tick-common.c: hrtimers are queued (or no longer) at tick resolution: the
+ * periodic handler that checks them at every tick (or the one that does not).
+ */
+void dz_tick_hrtimers_queued(bool queued);
+
 /* tick-common.c: the port's hook, if any, once per interrupt that ticked. */
 void dz_tick_run_hook(void);
 

@@ -222,6 +222,7 @@ void dz_tick_oneshot_stop(void)
 	dz_hrtimers_set_resolution(false);
 	dz_tick_mode = TICK_PERIODIC;
 	dev->event_handler = dz_tick_handle_periodic;
+	dz_tick_hrtimers_queued(dz_hrtimer_queued != 0);
 	if (dz_clockevents_set_periodic(dev, HZ, &p) || p.num != want.num || p.den != want.den)
 		dz_panic("hrtimer: clockevent %s cannot resume its periodic tick", dev->name);
 }

@@ -34,8 +34,9 @@
  * offset; busy ticks, fast-forward, idle gaps; at HZ 24, 333, 10000 (and
  * 100, 1000), tickless and periodic, with high resolution, with highres=off
  * and on a device without one-shot mode, and at a 100 MHz and a 2 GHz
- * clock. Each walk has its own seed, printed on a failure; DYNHZ_SEED=n
- * changes the first, DYNHZ_LONG=1 runs ten times as many.
+ * clock. Each walk has its own seed, printed on a failure with the
+ * DYNHZ_WALK=... that runs it alone; DYNHZ_SEED=n changes the first,
+ * DYNHZ_LONG=1 runs ten times as many.
  */
 #define DYNHZ_KERNEL_API 1
 #include <setjmp.h>
@@ -684,8 +685,9 @@ static void walk(unsigned int steps)
 		op_jdel((unsigned int)i);
 	dynhz_host_set_irq_hook(NULL, NULL);
 	if (M.errors)
-		printf("seed %#llx failed: DYNHZ_SEED=%#llx reproduces it as the first walk\n",
-		       (unsigned long long)cfg.seed, (unsigned long long)cfg.seed);
+		printf("to run this walk alone: DYNHZ_WALK='%d %u %d %llu %#llx' %s\n",
+		       (int)cfg.mode, cfg.hz, (int)cfg.nohz, (unsigned long long)cfg.freq,
+		       (unsigned long long)cfg.seed, "test_hrtimer");
 	assert_int_equal(M.errors, 0);
 }
 
@@ -720,11 +722,31 @@ static const unsigned int hz_list[] = { CONFIG_HZ };
 static const unsigned int hz_list[] = { 24, 333, 10000, 100, 1000 };
 #endif
 
+/* DYNHZ_WALK="mode hz nohz freq seed" (as a failure prints it): that walk alone. */
+static bool one_walk(void)
+{
+	const char *s = getenv("DYNHZ_WALK");
+	unsigned long long freq, seed;
+	int mode, nohz;
+
+	if (!s || sscanf(s, "%d %u %d %llu %llx", &mode, &cfg.hz, &nohz, &freq, &seed) != 5)
+		return false;
+	cfg.mode = (enum mode)mode;
+	cfg.nohz = nohz;
+	cfg.freq = freq;
+	cfg.seed = seed;
+	rng = cfg.seed * 0x9e3779b97f4a7c15ULL + 1;
+	walk(150);
+	return true;
+}
+
 static void test_differential(void **state)
 {
 	unsigned int per = long_run() ? 400 : 40, steps = 150;
 
 	(void)state;
+	if (one_walk())
+		return;
 	for (int m = 0; m < 3; m++) {
 		struct totals tot = { 0 };
 
