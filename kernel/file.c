@@ -640,22 +640,40 @@ SYSCALL_DEFINE1(dup, int, fd)
 	return dup_from(fd, 0, false);
 }
 
-SYSCALL_DEFINE2(dup2, int, oldfd, int, newfd)
+/* newfd becomes a copy of oldfd (closed first if open); both are valid and differ. */
+static long dup_to(int oldfd, int newfd, bool cloexec)
 {
 	struct files *fs = cur_files();
 	struct file *f = fd_file(oldfd), *old;
 
-	if (!f || newfd < 0 || newfd >= NR_OPEN)
-		return -EBADF;
-	if (oldfd == newfd)
-		return newfd;
 	file_get(f);
 	old = fs->fd[newfd];
 	fs->fd[newfd] = f;
-	set_cloexec(fs, newfd, false);
+	set_cloexec(fs, newfd, cloexec);
 	if (old)
 		file_put(old);
 	return newfd;
+}
+
+SYSCALL_DEFINE2(dup2, int, oldfd, int, newfd)
+{
+	if (!fd_file(oldfd) || newfd < 0 || newfd >= NR_OPEN)
+		return -EBADF;
+	if (oldfd == newfd)
+		return newfd;
+	return dup_to(oldfd, newfd, false);
+}
+
+/* dup2 with O_CLOEXEC, in Linux's order of checks; the same descriptor twice is -EINVAL. */
+SYSCALL_DEFINE3(dup3, int, oldfd, int, newfd, u32, flags)
+{
+	if (flags & ~(u32)O_CLOEXEC)
+		return -EINVAL;
+	if (oldfd == newfd)
+		return -EINVAL;
+	if (newfd < 0 || newfd >= NR_OPEN || !fd_file(oldfd))
+		return -EBADF;
+	return dup_to(oldfd, newfd, flags & O_CLOEXEC);
 }
 
 SYSCALL_DEFINE3(fcntl64, int, fd, u32, cmd, u32, arg)

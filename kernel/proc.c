@@ -130,6 +130,7 @@ int proc_spawn(const char *path, const char *const *argv, const char *const *env
 	memcpy(p->cwd, "/", 2);
 	p->kernel_reaps = true;
 	p->exit_signal = SIGCHLD;
+	p->umask = 022; /* as Linux's init_fs */
 	p->start_ns = ktime_get_ns();
 	fpu_init_state(p->fpu);
 	signal_proc_init(p);

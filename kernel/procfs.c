@@ -425,8 +425,10 @@ static int gen_pid_status(struct out *o, struct proc *p)
 
 	mm_pages(p, &m);
 	sig_masks(p, &ign, &catch);
-	out_printf(o, "Name:\t%s\nUmask:\t0022\nState:\t%s\n", comm_of(p, comm),
-		   state_name(state_char(p)));
+	/* The umask in octal, digit by digit: the kernel's printf has no %o. */
+	out_printf(o, "Name:\t%s\nUmask:\t0%u%u%u\nState:\t%s\n", comm_of(p, comm),
+		   (unsigned int)(p->umask >> 6 & 7), (unsigned int)(p->umask >> 3 & 7),
+		   (unsigned int)(p->umask & 7), state_name(state_char(p)));
 	out_printf(o, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", p->pid, p->pid,
 		   p->ppid);
 	out_printf(o, "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n", NR_OPEN);

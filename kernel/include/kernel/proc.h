@@ -52,6 +52,7 @@ struct proc {
 	u64 tls[PROC_TLS_ENTRIES]; /* descriptors set_thread_area made */
 	u32 clear_child_tid;
 	int exit_signal;   /* sent to the parent at the end: SIGCHLD, or clone's low byte */
+	u32 umask;	   /* umask(2): inherited, 022 for the programs the kernel starts */
 	bool kernel_reaps; /* started by the kernel (proc_spawn): proc_wait() reaps it */
 	bool did_exec;	   /* has called execve since its fork (setpgid's EACCES) */
 	/*
