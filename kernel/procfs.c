@@ -12,6 +12,7 @@
  */
 #include "vfs-internal.h"
 #include <kernel/errno.h>
+#include <kernel/console.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
@@ -378,13 +379,14 @@ static int gen_pid_stat(struct out *o, struct proc *p)
 	struct mm_pages m;
 	u64 ign, catch;
 	char s = state_char(p);
+	int tpgid = console_foreground_of(p);
 
 	mm_pages(p, &m);
 	sig_masks(p, &ign, &catch);
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt */
 	out_printf(o, "%d (%s) %c %d %d %d %u %d %u %lu 0 0 0 ", p->pid, comm_of(p, comm), s,
-		   p->ppid, p->pgid, p->sid, (CONSOLE_MAJ << 8) | CONSOLE_MIN, p->pgid, 0x400000u,
-		   (unsigned long)p->minflt);
+		   p->ppid, p->pgid, p->sid, tpgid < 0 ? 0 : (CONSOLE_MAJ << 8) | CONSOLE_MIN,
+		   tpgid, 0x400000u, (unsigned long)p->minflt);
 	stat_times(o, p);
 	/* vsize rss rsslim startcode endcode startstack kstkesp kstkeip */
 	out_printf(o, "%lu %lu %lu %lu %lu %lu 0 0 ", m.size * PAGE_SIZE, (unsigned long)p->mm.rss,

@@ -8,6 +8,12 @@
 void serial_init(void);
 
 /*
+ * Output as it is, no CR before LF (a tty with OPOST or ONLCR off);
+ * dz_port_console_write() is the console's usual way, CR LF.
+ */
+void serial_write_raw(const char *s, size_t len);
+
+/*
  * Receive: after serial_enable_rx(fn), fn runs in interrupt context for
  * every byte that arrives.
  */
