@@ -493,6 +493,9 @@ long console_write(struct file *f, u32 ubuf, u32 len)
 /**
  * console_attach() - the console controls p's session, p's group in front
  * @p: a program the kernel starts on the console (init, the shell's run)
+ *
+ * Input is taken from here on (console_init()), so that the signal
+ * characters reach a program that never reads.
  */
 void console_attach(struct proc *p)
 {
@@ -501,6 +504,7 @@ void console_attach(struct proc *p)
 	tty_sid = p->sid;
 	tty_pgrp = p->pgid;
 	dz_irq_restore(flags);
+	console_init(); /* Ctrl-C must reach a program that never reads */
 }
 
 /* Interrupts off: the session gives the console up; its foreground group is hung up. */

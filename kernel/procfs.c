@@ -38,6 +38,9 @@ enum pent {
 	PE_LOADAVG,
 	PE_VERSION,
 	PE_MOUNTS,
+	PE_CMDLINE,
+	PE_DYNHZ,
+	PE_TIMER_LIST,
 	PE_PIDDIR, /* /proc/<pid> */
 	PE_PID_STAT,
 	PE_PID_STATM,
@@ -50,7 +53,7 @@ enum pent {
 };
 
 #define FIRST_TOP PE_SELF /* listed in /proc */
-#define LAST_TOP  PE_MOUNTS
+#define LAST_TOP  PE_TIMER_LIST
 #define FIRST_PID PE_PID_STAT /* listed in /proc/<pid> */
 #define LAST_PID  PE_PID_CWD
 
@@ -139,6 +142,11 @@ static void load_sample(struct timer_list *t)
 	avenrun[1] = calc_load(avenrun[1], EXP_5, active);
 	avenrun[2] = calc_load(avenrun[2], EXP_15, active);
 	mod_timer(t, jiffies + msecs_to_jiffies(LOAD_MS) + 1);
+}
+
+const struct timer_list *procfs_load_timer(void)
+{
+	return &load_timer;
 }
 
 void get_avenrun(unsigned long *loads, unsigned long offset, int shift)
@@ -282,6 +290,31 @@ static int gen_mounts(struct out *o)
 {
 	out_printf(o, "rootfs / rootfs ro 0 0\nproc /proc proc rw,nosuid,nodev,noexec 0 0\n");
 	return 0;
+}
+
+/* The time files (kernel/proc-time.c) write into the rest of the buffer. */
+static int gen_into(struct out *o, int (*gen)(char *buf, u32 size))
+{
+	int n = gen(o->buf + o->len, PROCFS_BUF_SIZE - o->len);
+
+	if (n > 0)
+		o->len += (u32)n;
+	return 0;
+}
+
+static int gen_cmdline(struct out *o)
+{
+	return gen_into(o, procfs_gen_cmdline);
+}
+
+static int gen_dynhz(struct out *o)
+{
+	return gen_into(o, procfs_gen_dynhz);
+}
+
+static int gen_timer_list(struct out *o)
+{
+	return gen_into(o, procfs_gen_timer_list);
 }
 
 /* --- a process's files --- */
@@ -489,6 +522,9 @@ static const struct pent_info pents[PE_COUNT] = {
 	[PE_LOADAVG] = { "loadavg", S_IFREG | 0444, gen_loadavg, NULL },
 	[PE_VERSION] = { "version", S_IFREG | 0444, gen_version, NULL },
 	[PE_MOUNTS] = { "mounts", S_IFREG | 0444, gen_mounts, NULL },
+	[PE_CMDLINE] = { "cmdline", S_IFREG | 0444, gen_cmdline, NULL },
+	[PE_DYNHZ] = { "dynhz", S_IFREG | 0444, gen_dynhz, NULL },
+	[PE_TIMER_LIST] = { "timer_list", S_IFREG | 0444, gen_timer_list, NULL },
 	[PE_PIDDIR] = { "", S_IFDIR | 0555, NULL, NULL },
 	[PE_PID_STAT] = { "stat", S_IFREG | 0444, NULL, gen_pid_stat },
 	[PE_PID_STATM] = { "statm", S_IFREG | 0444, NULL, gen_pid_statm },

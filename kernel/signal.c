@@ -462,8 +462,7 @@ static _Noreturn void die(struct proc *p, int sig)
 	local_irq_enable();
 	if (p->pid == 1 || core) {
 		if (name)
-			dz_printk("signal: pid %d (%s) killed by %s%s\n", p->pid, p->comm, name,
-				  core ? ", no core file (read-only root)" : "");
+			dz_printk("signal: pid %d (%s) killed by %s\n", p->pid, p->comm, name);
 		else
 			dz_printk("signal: pid %d (%s) killed by signal %d\n", p->pid, p->comm,
 				  sig);

@@ -164,6 +164,25 @@ int console_foreground_of(const struct proc *p)
 	return p->pgid;
 }
 
+/* The time files are the kernel's (kernel/proc-time.c): empty on the host. */
+int procfs_gen_cmdline(char *buf, u32 size)
+{
+	(void)buf, (void)size;
+	return 0;
+}
+
+int procfs_gen_dynhz(char *buf, u32 size)
+{
+	(void)buf, (void)size;
+	return 0;
+}
+
+int procfs_gen_timer_list(char *buf, u32 size)
+{
+	(void)buf, (void)size;
+	return 0;
+}
+
 /* No pipes on the host: pipe2 answers as a system out of them. */
 int pipe_open(struct file **r, struct file **w, u32 flags)
 {

@@ -25,4 +25,8 @@ void serial_enable_rx(void (*fn)(char c));
  */
 void serial_setup_poll(const char *cmdline);
 
+struct timer_list;
+/* The receiver's poll timer when serial_poll= set one, else NULL (/proc/timer_list). */
+const struct timer_list *serial_poll_timer(void);
+
 #endif
