@@ -507,15 +507,19 @@ void console_attach(struct proc *p)
 	console_init(); /* Ctrl-C must reach a program that never reads */
 }
 
-/* Interrupts off: the session gives the console up; its foreground group is hung up. */
-static void detach(bool hangup)
+/*
+ * Interrupts off: the session gives the console up; its foreground group
+ * is hung up. A line half gathered goes; what was typed ahead stays for
+ * the next reader (the kernel's shell after its run, say).
+ */
+static void detach(void)
 {
 	int pgrp = tty_pgrp;
 
 	tty_sid = tty_pgrp = 0;
-	flush_input();
-	if (hangup)
-		signal_group(pgrp, SIGHUP);
+	line_len = line_pos = 0;
+	line_ready = false;
+	signal_group(pgrp, SIGHUP);
 }
 
 /**
@@ -530,7 +534,7 @@ void console_proc_exit(struct proc *p)
 	unsigned long flags = dz_irq_save();
 
 	if (tty_sid && p->pid == tty_sid)
-		detach(true);
+		detach();
 	dz_irq_restore(flags);
 }
 
@@ -681,7 +685,7 @@ static long give_up_ctty(struct proc *me)
 		return -ENOTTY;
 	flags = dz_irq_save();
 	if (me->pid == me->sid)
-		detach(true);
+		detach();
 	dz_irq_restore(flags);
 	return 0;
 }
