@@ -88,4 +88,10 @@ done
 echo "memfree $m0 $m1"
 echo "forks $f0 $f1"
 echo "procs $n zombies $z"
+echo "@cmdline"
+cat /proc/cmdline
+echo "@dynhz"
+cat /proc/dynhz
+echo "@timer_list"
+cat /proc/timer_list
 echo "@end"
