@@ -78,12 +78,14 @@ keys() {
 }
 
 # One boot, driven: each step writes "name ok" or "name fail why" to $res.
+# The boot is under timeout (--foreground: QEMU keeps the terminal, as it
+# has it under make run); the pane, and its tmux server, go at the end.
 session() { # session name hz
 	local s=$1 hz=$2 res=$out/$1.res t0
 	: >"$res"
 	step() { echo "$1 $2" >>"$res"; }
 	tm new-session -d -s "$s" -x 120 -y 40 \
-		"bash scripts/run-kernel.sh $kernel 'hz=$hz' build/x86/initramfs.cpio; echo EXIT=\$?; sleep 600"
+		"timeout --foreground 300 bash scripts/run-kernel.sh $kernel 'hz=$hz' build/x86/initramfs.cpio; echo EXIT=\$?; sleep 600"
 	mark=0
 	if wait_for "$s" "$PROMPT" 90 && screen "$s" | grep -Eq '^real[[:space:]]+0m 1\.[0-9][0-9]s$'; then
 		step demo ok
