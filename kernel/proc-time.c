@@ -154,10 +154,42 @@ int procfs_gen_dynhz(char *buf, u32 size)
 
 /* --- /proc/timer_list --- */
 
-struct listing {
-	struct text *t;
+#define LIST_MAX 64 /* timers shown; more are counted */
+
+/* A pending timer as the walk saw it: never dereferenced afterwards (it may be gone). */
+struct pending {
+	const void *addr;
+	void (*fn)(struct timer_list *);
+	unsigned long expires;
+};
+
+/* The wheel at one instant: taken with interrupts off, printed with them on. */
+struct snapshot {
+	struct pending t[LIST_MAX];
+	unsigned int n, total;
+	struct dz_timer_stats st;
 	unsigned long now;
-	unsigned int n;
+	bool have_stats;
+};
+
+/* Interrupts off (the walk): the counters at the same instant, then each timer. */
+static bool snap_timer(const struct timer_list *tm, void *arg)
+{
+	struct snapshot *s = arg;
+
+	if (!s->have_stats) {
+		dz_timer_stats(&s->st);
+		s->now = jiffies;
+		s->have_stats = true;
+	}
+	if (s->n < LIST_MAX)
+		s->t[s->n++] = (struct pending){ tm, tm->function, tm->expires };
+	s->total++;
+	return true;
+}
+
+/* What the kernel can tell of a timer's owner from where it lies. */
+struct owners {
 	struct proc *procs[PROC_MAX];
 	unsigned int nprocs;
 	struct thread *threads[MAX_THREADS];
@@ -165,75 +197,70 @@ struct listing {
 };
 
 /* A timer on a thread's kernel stack: a sleep of that thread (schedule_timeout). */
-static struct thread *stack_owner(const struct listing *l, const struct timer_list *tm)
+static struct thread *stack_owner(const struct owners *o, const void *addr)
 {
-	uintptr_t a = (uintptr_t)tm;
+	uintptr_t a = (uintptr_t)addr;
 
-	for (unsigned int i = 0; i < l->nthreads; i++) {
-		uintptr_t lo = (uintptr_t)l->threads[i]->stack;
+	for (unsigned int i = 0; i < o->nthreads; i++) {
+		uintptr_t lo = (uintptr_t)o->threads[i]->stack;
 
 		if (a >= lo && a < lo + THREAD_STACK_SIZE)
-			return l->threads[i];
+			return o->threads[i];
 	}
 	return NULL;
 }
 
-/* Whose a timer is, as far as the kernel can tell from where it lies. */
-static void put_owner(struct listing *l, const struct timer_list *tm)
+static void put_owner(struct text *t, const struct owners *o, const struct pending *pt)
 {
 	struct thread *th;
 
-	if (tm == procfs_load_timer()) {
-		put(l->t, "the load average (/proc/loadavg)");
+	if (pt->addr == procfs_load_timer()) {
+		put(t, "the load average (/proc/loadavg)");
 		return;
 	}
-	if (tm == serial_poll_timer()) {
-		put(l->t, "the console's receiver poll (serial_poll=)");
+	if (pt->addr == serial_poll_timer()) {
+		put(t, "the console's receiver poll (serial_poll=)");
 		return;
 	}
-	for (unsigned int i = 0; i < l->nprocs; i++)
-		if (tm == &l->procs[i]->timers.real) {
-			put(l->t, "ITIMER_REAL of pid %d (%s)", l->procs[i]->pid,
-			    l->procs[i]->comm);
+	for (unsigned int i = 0; i < o->nprocs; i++)
+		if (pt->addr == &o->procs[i]->timers.real) {
+			put(t, "ITIMER_REAL of pid %d (%s)", o->procs[i]->pid, o->procs[i]->comm);
 			return;
 		}
-	th = stack_owner(l, tm);
+	th = stack_owner(o, pt->addr);
 	if (th)
-		put(l->t, "a timeout of thread %d (%s), %s", th->id, th->name,
+		put(t, "a timeout of thread %d (%s), %s", th->id, th->name,
 		    th->doing ? th->doing : "sleeping");
 	else
-		put(l->t, "function <%p>", (void *)tm->function);
-}
-
-/* Interrupts off (the wheel is walked): one line per pending timer. */
-static bool list_timer(const struct timer_list *tm, void *arg)
-{
-	struct listing *l = arg;
-	long in = (long)(tm->expires - l->now);
-
-	put(l->t, " #%u: <%p>, ", l->n++, (const void *)tm);
-	put_owner(l, tm);
-	put(l->t, ", expires at %lu jiffies (in %ld jiffies = %llu nsecs)\n", tm->expires, in,
-	    (unsigned long long)(in > 0 ? jiffies_to_nsecs((unsigned long)in) : 0));
-	return !l->t->cut;
+		put(t, "function <%p>", (void *)pt->fn);
 }
 
 static void timer_section(struct text *t)
 {
-	struct listing l;
-	struct dz_timer_stats st;
+	struct snapshot s = { .n = 0 };
+	struct owners o;
 
-	l.t = t;
-	l.n = 0;
-	l.nprocs = proc_list(l.procs, PROC_MAX);
-	l.nthreads = sched_threads(l.threads, MAX_THREADS);
-	l.now = jiffies;
-	dz_timer_stats(&st);
+	dz_timer_for_each_pending(snap_timer, &s);
+	if (!s.have_stats) { /* nothing pending */
+		dz_timer_stats(&s.st);
+		s.now = jiffies;
+	}
+	o.nprocs = proc_list(o.procs, PROC_MAX);
+	o.nthreads = sched_threads(o.threads, MAX_THREADS);
 	put(t, "jiffies timers (the timer wheel, %u levels of %u slots):\n", DZ_TIMER_WHEEL_LEVELS,
 	    DZ_TIMER_WHEEL_LVL_SIZE);
-	put(t, "  pending %lu, expired %llu, cascaded %llu, now at jiffy %lu\n", st.pending,
-	    (unsigned long long)st.expired, (unsigned long long)st.cascaded, l.now);
-	dz_timer_for_each_pending(list_timer, &l);
+	put(t, "  pending %lu, expired %llu, cascaded %llu, now at jiffy %lu\n", s.st.pending,
+	    (unsigned long long)s.st.expired, (unsigned long long)s.st.cascaded, s.now);
+	for (unsigned int i = 0; i < s.n; i++) {
+		long in = (long)(s.t[i].expires - s.now);
+
+		put(t, " #%u: <%p>, ", i, s.t[i].addr);
+		put_owner(t, &o, &s.t[i]);
+		put(t, ", expires at %lu jiffies (in %ld jiffies = %llu nsecs)\n", s.t[i].expires,
+		    in, (unsigned long long)(in > 0 ? jiffies_to_nsecs((unsigned long)in) : 0));
+	}
+	if (s.total > s.n)
+		put(t, " (%u more not shown)\n", s.total - s.n);
 	put(t, "\n");
 }
 

@@ -172,6 +172,7 @@ check_time() { # log hz more
 		$1 == "list" && $2 == "Clock" && $3 == "Event" { ldev = $5 }
 		$1 == "list" && $2 == "period:" { lperiod = $3 }
 		$1 == "list" && $2 == "pending" { pend = $3; sub(/,$/, "", pend) }
+		$1 == "list" && $3 == "more" && $4 == "not" { more_timers = substr($2, 2) }
 		$1 == "list" && $2 ~ /^#[0-9]+:$/ {
 			lines++
 			match($0, /in -?[0-9]+ jiffies/); n = substr($0, RSTART + 3, RLENGTH - 11)
@@ -206,7 +207,8 @@ check_time() { # log hz more
 				printf "/proc/dynhz: %s timer interrupts in %d periodic jiffies\n", d["timer_interrupts"], ticks
 			if (lhz != hz || ldev != dev || lperiod != num "/" den)
 				printf "/proc/timer_list: HZ %s, device %s, period %s\n", lhz, ldev, lperiod
-			if (pend == "" || pend != lines) printf "/proc/timer_list: pending %s, %d timers listed\n", pend, lines
+			if (pend == "" || pend != lines + more_timers)
+				printf "/proc/timer_list: pending %s, %d timers listed\n", pend, lines + more_timers
 			if (load == "" || load + 0 < 1 || load + 0 > int(5 / period) + 2)
 				printf "/proc/timer_list: the load average timer due in %s jiffies, not 1..%d\n", load, int(5 / period) + 2
 			pj = int(0.07 / period); if (pj < 0.07 / period) pj++
