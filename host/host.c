@@ -44,6 +44,14 @@ int dynhz_host_set_clock_hz(u32 freq_hz)
 	return 0;
 }
 
+/* Whether the simulated device has a one-shot mode: from the next boot on. */
+static bool sim_oneshot = true, sim_oneshot_next = true;
+
+void dynhz_host_set_oneshot(bool oneshot)
+{
+	sim_oneshot_next = oneshot;
+}
+
 static void (*irq_hook)(u64 cycles, void *arg);
 static void *irq_hook_arg;
 
@@ -167,9 +175,14 @@ static struct clocksource sim_clock = {
 
 static int boot(const char *cmdline, bool report)
 {
+	/* The last boot's time stops first: then the clock may change under it. */
+	dz_time_exit();
+	clocksource_unregister(&sim_clock);
 	sim.cycles = 0;
 	sim_freq = sim_freq_next;
+	sim_oneshot = sim_oneshot_next;
 	sim_pit.freq_hz = sim_freq;
+	sim_pit.features = CLOCK_EVT_FEAT_PERIODIC | (sim_oneshot ? CLOCK_EVT_FEAT_ONESHOT : 0);
 	/* As the kernel does: the clocksource first, then time. */
 	if (clocksource_register_hz(&sim_clock, sim_freq))
 		dz_panic("host: cannot register the simulated PIT clock");
@@ -200,7 +213,9 @@ static void sim_check_booted(void)
 /* The next interrupt of channel 0: the clock moves to it, then the handler runs. */
 static void sim_event(void)
 {
-	sim.cycles = sim.next;
+	/* Late (after a stall) it comes now: time never goes back. */
+	if (sim.next > sim.cycles)
+		sim.cycles = sim.next;
 	if (irq_hook)
 		irq_hook(sim.cycles, irq_hook_arg);
 	if (sim.periodic)
@@ -210,35 +225,57 @@ static void sim_event(void)
 	sim_pit.event_handler(&sim_pit);
 }
 
-/* Busy: every interrupt is one tick (the one-shot that resumes the tick too). */
+/*
+ * Busy: interrupts until n more jiffies have begun. Periodic, each is a
+ * tick; one-shot (high resolution), hrtimers' interrupts come between.
+ */
 void dynhz_host_run_ticks(unsigned long n)
 {
+	u64 end = dz_tick_count() + n;
+
 	sim_check_booted();
-	while (n--)
+	while ((s64)(end - dz_tick_count()) > 0) {
+		if (!sim.armed)
+			dz_panic("host: the device is not armed, %llu ticks to go",
+				 (unsigned long long)(end - dz_tick_count()));
 		sim_event();
+	}
+}
+
+/*
+ * k ticks with nothing to do, at once: the time moves to the k-th. A
+ * periodic device's next interrupt moves with it; a one-shot one is
+ * programmed again by the core, for the tick after them (then the next
+ * interrupt was that of the first of them: nothing came before it).
+ */
+static void sim_skip(u64 k)
+{
+	if (sim.periodic) {
+		sim.cycles += k * sim.divisor;
+		sim.next += k * sim.divisor;
+	} else {
+		sim.cycles = sim.next + (k - 1) * sim.divisor;
+	}
+	dz_tick_skip(k);
 }
 
 void dynhz_host_advance_ticks(u64 n)
 {
-	sim_check_booted();
-	if (n && !sim.periodic) {
-		sim_event(); /* the tick resuming after idle */
-		n--;
-	}
-	while (n) {
-		u64 k = dz_tick_idle_max();
+	u64 end = dz_tick_count() + n;
 
-		if (k > n)
-			k = n;
-		if (k) {
-			sim.cycles += k * sim.divisor;
-			sim.next += k * sim.divisor;
-			dz_tick_skip(k);
-			n -= k;
-		} else {
+	sim_check_booted();
+	while ((s64)(end - dz_tick_count()) > 0) {
+		u64 k = dz_tick_idle_max(), left = end - dz_tick_count();
+
+		if (k > left)
+			k = left;
+		if (k)
+			sim_skip(k);
+		else if (sim.armed)
 			sim_event();
-			n--;
-		}
+		else
+			dz_panic("host: the device is not armed, %llu ticks to go",
+				 (unsigned long long)left);
 	}
 }
 
@@ -268,6 +305,12 @@ void dynhz_host_pass(u64 ns, bool idle)
 		sim_event();
 	}
 	sim.cycles = end;
+}
+
+void dynhz_host_stall(u64 ns)
+{
+	sim_check_booted();
+	sim.cycles += ns_to_cycles(ns);
 }
 
 void dynhz_host_idle(u64 ns)

@@ -2,11 +2,13 @@
 /*
  * The periodic tick and the boot of time.
  *
- * While the CPU is busy, each interrupt of the tick device is one jiffy:
- * jiffies_64 and jiffies move by one, timekeeping notes the tick, the timer
- * wheel runs what is due, then the port's tick hook runs (the kernel's
- * scheduler accounting). Tickless idle (tick-sched.c) takes the interrupts
- * over while the tick is stopped.
+ * While the CPU is busy, each interrupt of a periodic tick device is one
+ * jiffy: jiffies_64 and jiffies move by one, timekeeping notes the tick,
+ * the timer wheel runs what is due, then the hrtimers due (without high
+ * resolution, they run from the tick), then the port's tick hook runs (the
+ * kernel's scheduler accounting). Tickless idle (tick-sched.c) takes the
+ * interrupts over while the tick is stopped; in high resolution
+ * (tick-oneshot.c) the device is one-shot and its own handler ticks.
  */
 #include <dynhz/tick.h>
 #include <dynhz/timer.h>
@@ -14,7 +16,10 @@
 #include <dynhz/hz.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
+#include <dynhz/time64.h>
+#include <dynhz/timekeeping.h>
 #include "clockevent-internal.h"
+#include "hrtimer-internal.h"
 #include "tick-internal.h"
 #include "timer-internal.h"
 #include "timekeeping-internal.h"
@@ -57,14 +62,17 @@ void dz_tick_periodic(void)
 	dz_tick_advance(1);
 	dz_timekeeping_tick();
 	dz_timer_tick();
+	dz_hrtimer_tick();
 }
 
 /*
- * The tick device's interrupt, with interrupts off. Busy, it is one jiffy,
- * and no more than one test is added for tickless idle: the interrupts are
- * counted as the jiffies they made (dz_tick_stats), not one by one.
+ * The tick device's interrupt in the periodic modes, with interrupts off.
+ * Busy, it is one jiffy, and no more than one test is added for tickless
+ * idle: the interrupts are counted as the jiffies they made
+ * (dz_tick_stats), not one by one. No test for hrtimers either: while some
+ * are queued (at tick resolution) the device's handler is the one below.
  */
-static void tick_handle_periodic(struct clock_event_device *dev)
+void dz_tick_handle_periodic(struct clock_event_device *dev)
 {
 	void (*hook)(void) = tick_hook;
 
@@ -86,6 +94,35 @@ static void tick_handle_periodic(struct clock_event_device *dev)
 	hook();
 }
 
+/* The same while hrtimers are queued at tick resolution: they are checked at every tick. */
+static void tick_handle_periodic_hrtimers(struct clock_event_device *dev)
+{
+	(void)dev;
+	if (likely(dz_tick_mode == TICK_PERIODIC))
+		dz_tick_periodic();
+	else
+		dz_tick_sched_handle();
+	dz_tick_run_hook();
+}
+
+void dz_tick_hrtimers_queued(bool queued)
+{
+	void (*h)(struct clock_event_device *) =
+		queued ? tick_handle_periodic_hrtimers : dz_tick_handle_periodic;
+
+	if (tick_dev && (tick_dev->event_handler == dz_tick_handle_periodic ||
+			 tick_dev->event_handler == tick_handle_periodic_hrtimers))
+		tick_dev->event_handler = h;
+}
+
+void dz_tick_run_hook(void)
+{
+	void (*hook)(void) = tick_hook;
+
+	if (hook)
+		hook();
+}
+
 void dz_tick_set_hook(void (*hook)(void))
 {
 	unsigned long flags = dz_irq_save();
@@ -100,13 +137,15 @@ static int time_init(const char *cmdline, struct clock_event_device *dev, bool r
 	enum dz_hz_source src;
 	unsigned long flags;
 	unsigned int hz;
-	const char *why = "off";
-	bool nohz;
+	u64 start, started;
+	const char *why = "off", *hres_why;
+	bool nohz, highres;
 	int err, ret;
 
 	DZ_BUG_ON(!dev);
 	err = dz_hz_parse(cmdline ? cmdline : "", &hz, &src);
 	nohz = dz_tick_nohz_parse(cmdline ? cmdline : "");
+	highres = dz_tick_highres_parse(cmdline ? cmdline : "");
 	clockevents_register_device(dev);
 	if (tick_dev) {
 		/* Booting again: the old tick stops first. */
@@ -115,7 +154,14 @@ static int time_init(const char *cmdline, struct clock_event_device *dev, bool r
 			clockevents_shutdown(tick_dev);
 		tick_dev = NULL;
 	}
+	/*
+	 * The device starts between these two readings: time begins at the
+	 * first, and in high resolution the jiffy grid at the second (never
+	 * ahead of the device's own ticks, behind by a driver call at most).
+	 */
+	start = dz_timekeeping_read();
 	ret = dz_clockevents_set_periodic(dev, hz, &period);
+	started = dz_timekeeping_read();
 	if (ret)
 		dz_panic("clockevent %s: no periodic tick at HZ %u (error %d)", dev->name, hz, ret);
 
@@ -126,19 +172,41 @@ static int time_init(const char *cmdline, struct clock_event_device *dev, bool r
 #ifdef DYNHZ_DEBUG
 	tick_last = jiffies_64;
 #endif
-	dz_timekeeping_init(period);
+	dz_timekeeping_init(period, start);
 	dz_timers_init();
+	dz_hrtimers_init();
 	why = dz_tick_sched_init(dev, period, nohz);
 	tick_dev = dev;
-	dev->event_handler = tick_handle_periodic;
+	dev->event_handler = dz_tick_handle_periodic;
+	/* With a one-shot device and a grid, the device goes one-shot now. */
+	hres_why = dz_tick_oneshot_init(dev, highres, started - start);
 	dz_irq_restore(flags);
 
 	if (report) {
 		/* Before the report: its time: line comes last. */
 		dz_printk("nohz: %s\n", why ? why : "on, no tick while idle");
+		if (hres_why)
+			dz_printk("hrtimer: %s\n", hres_why);
+		else
+			dz_printk("hrtimer: high resolution on %s\n", dev->name);
 		dz_hz_report();
 	}
 	return err;
+}
+
+void dz_time_exit(void)
+{
+	unsigned long flags = dz_irq_save();
+
+	if (tick_dev) {
+		tick_dev->event_handler = clockevents_handle_noop;
+		clockevents_shutdown(tick_dev);
+		tick_dev = NULL;
+	}
+	dz_tick_oneshot_exit();
+	dz_tick_mode = TICK_ANCHOR;
+	dz_hrtimers_init();
+	dz_irq_restore(flags);
 }
 
 int dz_time_init(const char *cmdline, struct clock_event_device *dev)
@@ -161,16 +229,39 @@ u64 dz_tick_count(void)
 	return get_jiffies_64() - tick_epoch;
 }
 
+/*
+ * Ticks that surely come before the first hrtimer is due: the n-th coming
+ * tick is at most n periods from now, so n * the period rounded up to ns
+ * must stay below the time to go.
+ */
+static u64 hrtimer_idle_ticks(void)
+{
+	s64 key = dz_hrtimer_next_key();
+	struct dz_tick_period p = dz_hz_period();
+	u64 now = ktime_get_ns(), tick_ns;
+
+	if (key == KTIME_MAX)
+		return U64_MAX;
+	if (key <= (s64)now + 1)
+		return 0;
+	tick_ns = (p.num * NSEC_PER_SEC + p.den - 1) / p.den;
+	return ((u64)key - now - 1) / tick_ns;
+}
+
 u64 dz_tick_idle_max(void)
 {
 	unsigned long flags = dz_irq_save();
-	u64 n = dz_timekeeping_max_skip();
+	u64 n = dz_timekeeping_max_skip(), hr = hrtimer_idle_ticks();
 	unsigned long idle = dz_timer_idle_ticks();
 
+	/* Only a running tick can be skipped, and only when the device's next event is its own. */
+	if (dz_tick_mode == TICK_STOPPED || dz_tick_mode == TICK_RESUMING ||
+	    (dz_tick_mode == TICK_HRES && !dz_tick_hres_skippable()))
+		n = 0;
 	dz_irq_restore(flags);
 	if (idle != ULONG_MAX && idle < n)
 		n = idle;
-	return n;
+	return hr < n ? hr : n;
 }
 
 void dz_tick_skip(u64 n)
@@ -184,5 +275,8 @@ void dz_tick_skip(u64 n)
 	dz_tick_advance(n);
 	dz_timekeeping_skip(n);
 	dz_timer_skip(n);
+	/* One-shot: the tick's next event is the jiffy after those. */
+	if (dz_tick_mode == TICK_HRES)
+		dz_tick_hres_set_tick(jiffies_64 + 1, false);
 	dz_irq_restore(flags);
 }

@@ -4,10 +4,31 @@
 #define DYNHZ_TIMEKEEPING_INTERNAL_H
 
 #include <dynhz/timekeeping.h>
+#include <dynhz/hrtimer.h>
 #include <dynhz/hz.h>
 
-/* Starts the epoch: tick 0, time 0, keeping any registered clocksource. */
-void dz_timekeeping_init(struct dz_tick_period period);
+/*
+ * What each hrtimer clock adds to monotonic time: 0, the realtime offset,
+ * 0, realtime + TAI. Read inline by the hrtimer queue; written by
+ * timekeeping.c alone, interrupts off.
+ */
+extern s64 dz_timekeeping_offs[DZ_HRTIMER_MAX_CLOCK_BASES];
+
+/* The time now on an hrtimer clock. */
+static inline ktime_t dz_timekeeping_base_now(unsigned int base)
+{
+	return ktime_add_safe(ns_to_ktime(ktime_get_ns()), dz_timekeeping_offs[base]);
+}
+
+/*
+ * Starts the epoch: tick 0, time 0 at the clocksource's reading epoch
+ * (dz_timekeeping_read(), taken just before the tick device started),
+ * keeping any registered clocksource.
+ */
+void dz_timekeeping_init(struct dz_tick_period period, u64 epoch);
+
+/* The clocksource's counter now, masked (0 without a clocksource). */
+u64 dz_timekeeping_read(void);
 
 /*
  * Called once per tick (interrupts off): folds a narrow counter in time.
@@ -38,6 +59,12 @@ u64 dz_timekeeping_max_skip(void);
  * Interrupts off. Tickless idle finds the jiffy grid on it.
  */
 u64 dz_timekeeping_cycles(void);
+
+/*
+ * Monotonic time when the clocksource in use took over: ktime_get_ns() is
+ * this plus floor(dz_timekeeping_cycles() * 10^9 / freq).
+ */
+u64 dz_timekeeping_base_ns(void);
 
 /* Makes cs (or NULL: ticks) the source of time, without a jump. */
 struct clocksource;

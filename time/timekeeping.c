@@ -13,7 +13,11 @@
  * never missed even when a tick comes late.
  */
 #include "timekeeping-internal.h"
+#include "hrtimer-internal.h"
+#include "tick-internal.h"
 #include <dynhz/clocksource.h>
+#include <dynhz/jiffies.h>
+#include <dynhz/errno.h>
 #include <dynhz/tick.h>
 #include <dynhz/conv.h>
 #include <dynhz/time64.h>
@@ -33,6 +37,9 @@ static struct {
 } tk;
 
 unsigned long dz_timekeeping_countdown; /* ticks to the next fold */
+
+s64 dz_timekeeping_offs[DZ_HRTIMER_MAX_CLOCK_BASES];
+static s64 real_off, tai_off; /* realtime - monotonic; TAI - realtime */
 
 static u64 ticks_to_ns(u64 ticks)
 {
@@ -84,6 +91,136 @@ u64 ktime_get_ns(void)
 	return ns;
 }
 
+ktime_t ktime_get_real(void)
+{
+	unsigned long flags = dz_irq_save();
+	ktime_t t = ktime_add_safe(ns_to_ktime(now_ns()), real_off);
+
+	dz_irq_restore(flags);
+	return t;
+}
+
+ktime_t ktime_get_clocktai(void)
+{
+	unsigned long flags = dz_irq_save();
+	ktime_t t = ktime_add_safe(ns_to_ktime(now_ns()), dz_timekeeping_offs[DZ_HRTIMER_BASE_TAI]);
+
+	dz_irq_restore(flags);
+	return t;
+}
+
+/*
+ * The jiffy's start: the tick count times the exact period. A jiffy's
+ * start on the clocksource is at or after that (the first tick comes a
+ * period or more after the epoch), so the min only guards a clocksource
+ * registered late.
+ */
+u64 ktime_get_coarse_ns(void)
+{
+	unsigned long flags = dz_irq_save();
+	u64 fine = now_ns(), grid = tk.ready ? jiffies64_to_nsecs(dz_tick_count()) : 0;
+
+	dz_irq_restore(flags);
+	return grid < fine ? grid : fine;
+}
+
+u64 ktime_get_coarse_real_ns(void)
+{
+	return (u64)ktime_add_safe(ns_to_ktime(ktime_get_coarse_ns()), real_off);
+}
+
+static void set_offsets(bool notify)
+{
+	dz_timekeeping_offs[DZ_HRTIMER_BASE_MONOTONIC] = 0;
+	dz_timekeeping_offs[DZ_HRTIMER_BASE_BOOTTIME] = 0;
+	dz_timekeeping_offs[DZ_HRTIMER_BASE_REALTIME] = real_off;
+	dz_timekeeping_offs[DZ_HRTIMER_BASE_TAI] = ktime_add_safe(real_off, tai_off);
+	if (notify)
+		dz_hrtimer_clock_was_set();
+}
+
+void dz_timekeeping_set_real_ns(s64 real_ns)
+{
+	unsigned long flags = dz_irq_save();
+
+	real_off = ktime_sub_safe(real_ns, ns_to_ktime(now_ns()));
+	set_offsets(true);
+	dz_irq_restore(flags);
+}
+
+s64 dz_timekeeping_real_offset_ns(void)
+{
+	return real_off;
+}
+
+void dz_timekeeping_set_tai_offset(s32 seconds)
+{
+	unsigned long flags = dz_irq_save();
+
+	tai_off = (s64)seconds * (s64)NSEC_PER_SEC;
+	set_offsets(true);
+	dz_irq_restore(flags);
+}
+
+s32 dz_timekeeping_tai_offset(void)
+{
+	return (s32)(tai_off / (s64)NSEC_PER_SEC);
+}
+
+int dz_clock_get_ns(int clock_id, s64 *ns)
+{
+	switch (clock_id) {
+	case DZ_CLOCK_REALTIME:
+		*ns = ktime_get_real();
+		return 0;
+	case DZ_CLOCK_MONOTONIC:
+	case DZ_CLOCK_MONOTONIC_RAW:
+	case DZ_CLOCK_BOOTTIME:
+		*ns = ktime_get();
+		return 0;
+	case DZ_CLOCK_TAI:
+		*ns = ktime_get_clocktai();
+		return 0;
+	case DZ_CLOCK_MONOTONIC_COARSE:
+		*ns = ns_to_ktime(ktime_get_coarse_ns());
+		return 0;
+	case DZ_CLOCK_REALTIME_COARSE:
+		*ns = ns_to_ktime(ktime_get_coarse_real_ns());
+		return 0;
+	default:
+		return -DZ_EINVAL;
+	}
+}
+
+int dz_clock_getres(int clock_id, struct dz_tick_period *res)
+{
+	static const struct dz_tick_period one_ns = { 1, NSEC_PER_SEC };
+	s64 ignored;
+
+	if (dz_clock_get_ns(clock_id, &ignored))
+		return -DZ_EINVAL;
+	if (clock_id == DZ_CLOCK_MONOTONIC_COARSE || clock_id == DZ_CLOCK_REALTIME_COARSE ||
+	    !dz_hrtimer_highres())
+		*res = dz_hz_period();
+	else
+		*res = one_ns;
+	return 0;
+}
+
+s64 dz_clock_getres_ns(int clock_id)
+{
+	struct dz_tick_period p;
+	u64 ns;
+
+	if (dz_clock_getres(clock_id, &p))
+		return -DZ_EINVAL;
+	if (!p.den)
+		return 0; /* before boot: no tick yet */
+	/* Nearest, halves up: num * 10^9 fits (num is at most 18446744). */
+	ns = (p.num * NSEC_PER_SEC + p.den / 2) / p.den;
+	return ns ? (s64)ns : 1;
+}
+
 void dz_timekeeping_fold(void)
 {
 	if (tk.cs) {
@@ -125,7 +262,12 @@ static void plan_folds(void)
 	dz_timekeeping_countdown = (unsigned long)n;
 }
 
-void dz_timekeeping_init(struct dz_tick_period period)
+u64 dz_timekeeping_read(void)
+{
+	return tk.cs ? tk.cs->read(tk.cs) & tk.cs->mask : 0;
+}
+
+void dz_timekeeping_init(struct dz_tick_period period, u64 epoch)
 {
 	const struct dz_rate ns = { NSEC_PER_SEC, 1 };
 	struct dz_rate ticks = { period.den, period.num };
@@ -139,8 +281,12 @@ void dz_timekeeping_init(struct dz_tick_period period)
 	tk.base_ticks = dz_tick_count();
 	tk.cycles = 0;
 	if (tk.cs)
-		tk.last = tk.cs->read(tk.cs);
+		tk.last = epoch;
 	tk.ready = true;
+	/* A new boot: realtime starts again at the Unix epoch, TAI with it. */
+	real_off = 0;
+	tai_off = 0;
+	set_offsets(false);
 	plan_folds();
 	dz_irq_restore(flags);
 }
@@ -157,7 +303,15 @@ void dz_timekeeping_set_clocksource(struct clocksource *cs)
 	if (cs)
 		tk.last = cs->read(cs);
 	plan_folds();
+	/* The tick's grid was on the old one: high resolution and tickless idle end. */
+	if (tk.ready)
+		dz_tick_clocksource_changed();
 	dz_irq_restore(flags);
+}
+
+u64 dz_timekeeping_base_ns(void)
+{
+	return tk.base_ns;
 }
 
 struct clocksource *dz_timekeeping_clocksource(void)

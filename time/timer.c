@@ -20,6 +20,7 @@
  */
 #include <dynhz/timer.h>
 #include "timer-internal.h"
+#include "hrtimer-internal.h"
 #include <dynhz/jiffies.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
@@ -309,6 +310,12 @@ __attribute__((noinline)) static void run_timers(void)
 		process_jiffy(base.clk);
 		update_next();
 	}
+	/*
+	 * The callbacks may have queued hrtimers already due: at tick
+	 * resolution they run in this tick too (the tick's handler checks
+	 * hrtimers only when some were queued as it began).
+	 */
+	dz_hrtimer_after_wheel();
 }
 
 void dz_timer_tick(void)

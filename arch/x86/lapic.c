@@ -50,6 +50,7 @@
 static uintptr_t apic_base;
 static u64 timer_rate;	   /* Hz, divide-by-1 */
 static u64 counts_per_tsc; /* timer counts per TSC count, 32.32 fixed point, rounded up */
+static u64 counts_per_ns;  /* timer counts per ns, 32.32 fixed point, rounded up */
 static unsigned long spurious;
 
 /* The periodic tick, on TSC deadlines. */
@@ -187,9 +188,12 @@ static int lapic_set_next_event_ns(struct clock_event_device *dev, u64 delta_ns)
 	/*
 	 * The core keeps delta_ns within the limits it derived from
 	 * max_delta_ticks (for the PIT's idle proxy too, which has the same
-	 * numbers), so the product fits in 64 bits; the count is clamped anyway.
+	 * numbers): below 2^32 ns, so the product fits in 64 bits; the count
+	 * is clamped anyway. A multiply, not a 64-bit division: in high
+	 * resolution this runs at every tick. Rounded up twice (the rate and
+	 * the count): never early, late by less than a count.
 	 */
-	count = (delta_ns * timer_rate + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+	count = (delta_ns * counts_per_ns + 0xffffffffULL) >> 32;
 	tick.periodic = false;
 	apic_write(APIC_LVT_TIMER, LAPIC_TIMER_VECTOR);
 	apic_write(APIC_TIMER_INIT, count < 1 ? 1 : count > U32_MAX ? U32_MAX : (u32)count);
@@ -230,6 +234,7 @@ static void calibrate(void)
 	apic_write(APIC_TIMER_INIT, 0);
 	khz = timer_rate / 1000;
 	counts_per_tsc = ((timer_rate << 32) + tsc_hz() - 1) / tsc_hz();
+	counts_per_ns = ((timer_rate << 32) + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 	lapic_clockevent.freq_hz = timer_rate;
 	lapic_clockevent.min_delta_ticks = 1;
 	lapic_clockevent.max_delta_ticks = U32_MAX;

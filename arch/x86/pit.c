@@ -139,6 +139,7 @@ static void track_start(unsigned int div, u64 ref)
 static struct {
 	bool on;
 	bool armed;			 /* a one-shot event is due */
+	bool pit_stopped;		 /* the PIT is stopped for it already */
 	struct clock_event_device proxy; /* receives the LAPIC timer's interrupt */
 } idle;
 
@@ -197,6 +198,7 @@ static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	 */
 	now = rdtsc();
 	pit_load(PIT_MODE_SQUARE, div);
+	idle.pit_stopped = false;
 	/*
 	 * Started again after tickless idle, at a jiffy boundary of the same
 	 * grid: the first start still tells where tick n is.
@@ -221,7 +223,10 @@ static int pit_set_next_event_ns(struct clock_event_device *dev, u64 delta_ns)
 		 * comes as the restart's (restart_edge()), not as a wakeup.
 		 */
 		track.periodic = false;
-		pit_stop();
+		/* In high resolution this runs at every event: stop the PIT once. */
+		if (!idle.pit_stopped)
+			pit_stop();
+		idle.pit_stopped = true;
 		idle.armed = true;
 		return lapic_clockevent.set_next_event_ns(&lapic_clockevent, delta_ns);
 	}
@@ -245,6 +250,7 @@ static int pit_shutdown(struct clock_event_device *dev)
 	idle_disarm();
 	track.periodic = false;
 	pit_stop();
+	idle.pit_stopped = true;
 	return 0;
 }
 

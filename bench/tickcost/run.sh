@@ -10,8 +10,11 @@
 #   - the throughput a CPU-bound loop loses to the tick, against the same
 #     loop with interrupts off, next to the loss predicted from the tick's
 #     instructions x ticks per second / the guest's instructions per second.
-# Then two more rows at HZ 1000: the LAPIC timer as the tick, and shift=2
-# (a guest 4 times slower: same instructions, 4 times the cycles and loss).
+# Then more rows at HZ 1000: the LAPIC timer as the tick, the periodic
+# tick of highres=off (on the PIT and on the LAPIC timer: the tick as it
+# was before high-resolution timers, when the device ticked periodically),
+# and shift=2 (a guest 4 times slower: same instructions, 4 times the
+# cycles and loss).
 # The main rows run at shift=0, one instruction per ns: the rate at which
 # tools/hzadvise turns instructions into time by default.
 #
@@ -48,6 +51,9 @@ for hz in 100 250 1000 10000; do
 	cases+=("hz$hz-periodic|0|hz=$hz nohz=off" "hz$hz-nohz|0|hz=$hz nohz=on")
 done
 cases+=("hz1000-periodic-lapic|0|hz=1000 nohz=off clockevent=lapic")
+# The periodic tick of tick resolution, as the default was before high resolution.
+cases+=("hz1000-periodic-highres-off|0|hz=1000 nohz=off highres=off")
+cases+=("hz1000-periodic-lapic-highres-off|0|hz=1000 nohz=off clockevent=lapic highres=off")
 cases+=("hz1000-periodic-shift2|2|hz=1000 nohz=off")
 
 run_case() { # run_case name shift cmdline

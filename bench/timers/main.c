@@ -20,6 +20,9 @@
  * Output is one comma-separated record a line; bench/timers/run.sh makes
  * the tables from it (report.awk).
  *
+ * dynhz boots with highres=off here: its figures are the jiffies wheel's
+ * and the periodic tick's (bench/hrtimer measures hrtimers).
+ *
  * The workload of the comparison, the same for every library (same seed,
  * same order): n timers; add all (timeouts uniform in 1..1000 ms); re-arm
  * all while pending (new timeouts); cancel all; add all again as the first
@@ -148,11 +151,15 @@ static void quartiles(double *v, int n, double *q1, double *med, double *q3)
 	*q3 = v[n - 1 - (n - 1) / 4];
 }
 
+/*
+ * highres=off: these figures are the wheel's and the periodic tick's
+ * (an hrtimer's and the one-shot tick's are bench/hrtimer's).
+ */
 static void boot_hz(unsigned int hz)
 {
-	char cmd[16];
+	char cmd[32];
 
-	snprintf(cmd, sizeof(cmd), "hz=%u", hz);
+	snprintf(cmd, sizeof(cmd), "hz=%u highres=off", hz);
 	if (dynhz_boot_quiet(cmd) != 0 || HZ != hz)
 		tb_die("dynhz: cannot boot with %s", cmd);
 }

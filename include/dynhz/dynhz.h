@@ -16,8 +16,10 @@
 #include <dynhz/printk.h>
 #include <dynhz/clockevent.h>
 #include <dynhz/clocksource.h>
+#include <dynhz/ktime.h>
 #include <dynhz/timekeeping.h>
 #include <dynhz/timer.h>
+#include <dynhz/hrtimer.h>
 #include <dynhz/tick.h>
 
 #endif

@@ -25,6 +25,15 @@ struct dz_tick_period dynhz_host_pit_period(unsigned int hz);
  */
 int dynhz_host_set_clock_hz(u32 freq_hz);
 
+/**
+ * dynhz_host_set_oneshot() - give the simulated device a one-shot mode or not
+ * @oneshot: from the next dynhz_boot() on (it has one until told otherwise)
+ *
+ * Without one, the tick stays periodic: no tickless idle, hrtimers at tick
+ * resolution ("hrtimer: tick resolution (pit has no one-shot)").
+ */
+void dynhz_host_set_oneshot(bool oneshot);
+
 /* The exact tick the simulated device makes at hz, on the clock of the last boot. */
 struct dz_tick_period dynhz_host_period(unsigned int hz);
 
@@ -49,9 +58,11 @@ int dynhz_boot(const char *cmdline);
 int dynhz_boot_quiet(const char *cmdline);
 
 /*
- * Delivers n ticks of the simulated PIT, one interrupt each, as the kernel
- * gets them: jiffies moves, timers run, the simulated clock counts the
- * divisor per tick. After dynhz_boot().
+ * Delivers the simulated device's interrupts, as the kernel gets them,
+ * until n more jiffies have begun: jiffies moves, timers run, the
+ * simulated clock counts the divisor per tick. Periodic, that is n
+ * interrupts; one-shot (high resolution), the tick's n plus those of the
+ * hrtimers due meanwhile. After dynhz_boot().
  */
 void dynhz_host_run_ticks(unsigned long n);
 
@@ -82,7 +93,22 @@ void dynhz_host_idle(u64 ns);
  */
 void dynhz_host_pass(u64 ns, bool idle);
 
-/* Input clocks of the simulated PIT since dynhz_boot(): the true time. */
+/**
+ * dynhz_host_stall() - let time pass with interrupts off
+ * @ns: simulated time
+ *
+ * An interrupt of the device that falls due meanwhile waits, and the next
+ * call that delivers interrupts (dynhz_host_pass(0, false), say) delivers
+ * it, late, at the time then; a periodic device's missed ticks come then
+ * one by one, as a driver that counts lost ticks delivers them. For
+ * benchmarks that let every timer fall due and run them in one interrupt.
+ */
+void dynhz_host_stall(u64 ns);
+
+/*
+ * Input clocks of the simulated PIT since dynhz_boot(): the true time. In
+ * a callback (or the hook above), the time of the interrupt that runs it.
+ */
 u64 dynhz_host_cycles(void);
 
 /*

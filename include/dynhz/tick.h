@@ -28,6 +28,16 @@ int dz_time_init(const char *cmdline, struct clock_event_device *dev);
 /* The same, printing no report (only the command-line messages). */
 int dz_time_init_quiet(const char *cmdline, struct clock_event_device *dev);
 
+/**
+ * dz_time_exit() - stop time for a boot afresh
+ *
+ * For a simulator between two boots: the tick device is shut down and let
+ * go, queued hrtimers are forgotten; jiffies and the clocks stay as they
+ * were until the next dz_time_init(), and a clocksource may change
+ * meanwhile without the old tick noticing.
+ */
+void dz_time_exit(void);
+
 /* The device that ticks, or NULL before dz_time_init(). */
 struct clock_event_device *dz_tick_device(void);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * CLOCK_REALTIME (kernel/realtime.c): the CMOS clock's time at boot, kept
- * from then on by the monotonic clock (ktime_get_ns()), so that it never
- * steps and never drifts from the clocksource. Nothing sets it.
+ * from then on by the core's timekeeping (the monotonic clock plus an
+ * offset, <dynhz/timekeeping.h>), so that it never drifts from the
+ * clocksource. Only dz_timekeeping_set_real_ns() steps it (clock_settime).
  */
 #ifndef KERNEL_REALTIME_H
 #define KERNEL_REALTIME_H
@@ -17,7 +18,7 @@ u64 realtime_get_ns(void);
 
 /*
  * The realtime clock minus the monotonic one, in ns: CLOCK_REALTIME is
- * CLOCK_MONOTONIC plus this (constant: nothing sets the clock).
+ * CLOCK_MONOTONIC plus this (changes only when the clock is set).
  */
 u64 realtime_offset_ns(void);
 
