@@ -5,11 +5,13 @@
  *   /proc/cmdline     the command line the loader passed, as Linux's
  *   /proc/dynhz       the boot report as "name: value" lines: HZ and where
  *                     it came from, the tick device, the exact period and
- *                     the rate's error in ppm, USER_HZ, tickless idle and
- *                     the wakeups since boot; its last line is the boot's
- *                     machine-readable time: line, the same text
- *   /proc/timer_list  in the spirit of Linux's: the time, the pending
- *                     timers with their expiries, the tick device
+ *                     the rate's error in ppm, USER_HZ, tickless idle,
+ *                     high resolution and the wakeups since boot; its last
+ *                     line is the boot's machine-readable time: line, the
+ *                     same text
+ *   /proc/timer_list  in the spirit of Linux's: the time, the hrtimer
+ *                     queue's state, the pending jiffies timers with their
+ *                     expiries, the tick device
  *
  * Each is made when the file is opened (a snapshot, see procfs.c), into a
  * buffer of PROCFS_BUF_SIZE bytes: a longer timer list is cut, and says so.
@@ -25,6 +27,7 @@
 #include <asm/tsc.h>
 #include <dynhz/clockevent.h>
 #include <dynhz/clocksource.h>
+#include <dynhz/hrtimer.h>
 #include <dynhz/hz.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/printk.h>
@@ -140,8 +143,9 @@ int procfs_gen_dynhz(char *buf, u32 size)
 	put(&t, "hz: %u\nsource: %s\nclockevent: %s\n", st.hz, dz_hz_source_name(st.source),
 	    st.device);
 	dynhz_period(&t, &st);
-	put(&t, "user_hz: %u\nnohz: %s\nidle: %s\n", (unsigned int)USER_HZ,
-	    dz_tick_nohz_active() ? "on" : "off", idle_mode(&st));
+	put(&t, "user_hz: %u\nnohz: %s\nidle: %s\nhighres: %s\n", (unsigned int)USER_HZ,
+	    dz_tick_nohz_active() ? "on" : "off", idle_mode(&st),
+	    dz_hrtimer_highres() ? "on" : "off");
 	put(&t, "clocksource: %s %llu Hz\nlapic_timer_hz: %llu\n", cs ? cs->name : "none",
 	    (unsigned long long)(cs ? cs->freq_hz : 0), (unsigned long long)lapic_timer_hz());
 	put(&t, "timeslice_jiffies: %lu\n", sched_timeslice());
@@ -265,14 +269,20 @@ static void timer_section(struct text *t)
 }
 
 /*
- * High-resolution timers: none in this kernel yet. When they come, their
- * queue (Linux: "clock N:", ".base", "active timers:", then "#n: <addr>,
- * function, S:01 # expires at A-B nsecs [in C to D nsecs]") goes here,
- * one block per clock.
+ * High-resolution timers (the core's queue, time/hrtimer.c): how they
+ * run and how many are queued. The timers themselves are not listed: the
+ * core has no walk of its queue yet. When it has, each goes here as
+ * Linux prints them ("#n: <addr>, function, S:01 # expires at A-B nsecs
+ * [in C to D nsecs]"), one block per clock.
  */
 static void hrtimer_section(struct text *t)
 {
-	put(t, "hrtimers: none (this kernel has no high-resolution timers yet)\n\n");
+	struct dz_hrtimer_stats st;
+
+	dz_hrtimer_stats(&st);
+	put(t, "hrtimers: %s, %u queued, %llu expired\n\n",
+	    dz_hrtimer_highres() ? "high resolution" : "tick resolution", st.queued,
+	    (unsigned long long)st.expired);
 }
 
 static const char *state_name(enum clock_event_state s)
@@ -297,8 +307,12 @@ static void tick_section(struct text *t)
 	u64 ps = dz_tick_ps(st.period);
 
 	dz_tick_stats(&ts);
-	put(t, "Tick Device: mode: %s\n",
-	    dz_tick_nohz_active() ? "periodic, tickless idle" : "periodic");
+	if (dz_hrtimer_highres())
+		put(t, "Tick Device: mode: oneshot (high resolution: the tick is an event on the "
+		       "jiffy grid)\n");
+	else
+		put(t, "Tick Device: mode: %s\n",
+		    dz_tick_nohz_active() ? "periodic, tickless idle" : "periodic");
 	put(t, "Per CPU device: 0\nClock Event Device: %s\n", dev ? dev->name : "none");
 	if (dev) {
 		put(t, " features: %s%s\n",

@@ -24,7 +24,8 @@
 #           is left, no zombie
 #   time    the kernel's time facts as files: /proc/cmdline is the boot's
 #           cmdline: line; /proc/dynhz's time: line is the boot's, its
-#           HZ, device and nohz what the command line asked, its period
+#           HZ, device and nohz what the command line asked, highres
+#           what the boot's hrtimer: line said, its period
 #           the PIT's divisor formula ((1193182 + HZ/2) / HZ over 1193182
 #           s) or 1/HZ on the local APIC, its tick_ns, rate and ppm that
 #           period's, its jiffies since boot its uptime over the period
@@ -163,7 +164,7 @@ check_time() { # log hz more
 		echo "boot $boot_time"
 		section "$1" dynhz | sed 's/^/dynhz /'
 		section "$1" timer_list | sed 's/^/list /'
-	} | awk -v hz="$2" -v more="$3" '
+	} | awk -v hz="$2" -v more="$3" -v hres="$(grep -c '^hrtimer: high resolution on ' "$1")" '
 		function abs(x) { return x < 0 ? -x : x }
 		$1 == "boot" { sub(/^boot /, ""); boot = $0; next }
 		$1 == "dynhz" { sub(/^dynhz /, ""); k = $1; sub(/:$/, "", k); v = $0
@@ -188,6 +189,8 @@ check_time() { # log hz more
 			if (d["hz"] != hz || d["clockevent"] != dev || d["user_hz"] != 100)
 				printf "/proc/dynhz: hz %s, clockevent %s, user_hz %s: not %s, %s, 100\n", d["hz"], d["clockevent"], d["user_hz"], hz, dev
 			if (d["nohz"] != (more ~ /nohz=off/ ? "off" : "on")) print "/proc/dynhz: nohz " d["nohz"]
+			if (d["highres"] != (hres ? "on" : "off"))
+				printf "/proc/dynhz: highres %s, the boot said %s\n", d["highres"], hres ? "on" : "off"
 			if (d["tick_period_s"] != num "/" den)
 				printf "/proc/dynhz: period %s s, not %d/%d\n", d["tick_period_s"], num, den
 			if (abs(d["tick_ns"] - period * 1e9) > 0.0006)
