@@ -202,6 +202,8 @@ static const char *errname(int err)
 		return "out of memory: ENOMEM";
 	case E2BIG:
 		return "arguments too long for the stack: E2BIG";
+	case ENOEXEC:
+		return "a #! line without an interpreter: ENOEXEC";
 	default:
 		return "cannot be loaded";
 	}
@@ -231,6 +233,128 @@ static int build_image(struct mm *mm, const struct elf_plan *plan, const void *i
 	return 0;
 }
 
+/* ---- scripts: "#!interpreter [argument]" ---- */
+
+#define BINPRM_BUF_SIZE 256 /* Linux reads this much of a file for its #! line */
+#define SCRIPT_HOPS_MAX 5   /* Linux's exec_binprm(): more interpreters in a row is ELOOP */
+#define SCRIPT_ARGV_MAX (ARG_PTRS + 1 + 2 * SCRIPT_HOPS_MAX)
+
+static char script_lines[SCRIPT_HOPS_MAX][BINPRM_BUF_SIZE];
+static const char *script_argv[SCRIPT_ARGV_MAX + 1];
+
+static bool spacetab(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* A space, tab or NUL from s on, before end; NULL if none. */
+static char *next_terminator(char *s, const char *end)
+{
+	for (; s < end; s++)
+		if (spacetab(*s) || !*s)
+			return s;
+	return NULL;
+}
+
+static char *next_non_spacetab(char *s, const char *end)
+{
+	for (; s < end; s++)
+		if (!spacetab(*s))
+			return s;
+	return NULL;
+}
+
+/*
+ * The #! line of an image, as Linux's binfmt_script reads it: the first
+ * 256 bytes up to a newline, the interpreter's name and at most one
+ * argument (the rest of the line, blanks around it trimmed). *name is
+ * NULL when the image is no script; -ENOEXEC for a line without a name,
+ * or one whose name the 256 bytes cut off.
+ */
+static int script_parse(const u8 *img, u32 size, char *buf, char **name, char **arg)
+{
+	char *end = buf + BINPRM_BUF_SIZE - 1, *nl, *sep;
+
+	*name = *arg = NULL;
+	if (size < 2 || img[0] != '#' || img[1] != '!')
+		return 0;
+	memset(buf, 0, BINPRM_BUF_SIZE);
+	memcpy(buf, img, size < BINPRM_BUF_SIZE ? size : BINPRM_BUF_SIZE);
+	for (nl = buf; nl < buf + BINPRM_BUF_SIZE && *nl != '\n'; nl++)
+		;
+	if (nl == buf + BINPRM_BUF_SIZE) {
+		nl = next_non_spacetab(buf + 2, end);
+		if (!nl || !next_terminator(nl, end))
+			return -ENOEXEC; /* all blanks, or a name that goes on past the 256 bytes */
+		nl = end;
+	}
+	while (spacetab(nl[-1]))
+		nl--;
+	*name = next_non_spacetab(buf + 2, nl);
+	if (!*name || *name == nl)
+		return -ENOEXEC;
+	sep = next_terminator(*name, nl);
+	if (sep && *sep)
+		*arg = next_non_spacetab(sep, nl);
+	*nl = '\0';
+	if (sep)
+		*sep = '\0';
+	return 0;
+}
+
+/*
+ * argv for the interpreter, in script_argv: its name, its argument if
+ * any, the script's path, then the script's argv without argv[0], as
+ * Linux passes them. -E2BIG past the room there is.
+ */
+static int script_args(const char *const **argv, const char *name, const char *arg,
+		       const char *path)
+{
+	const char *const *old = *argv;
+	u32 n = 0, lead = arg ? 3 : 2;
+
+	while (old && old[n])
+		n++;
+	if (n + lead > SCRIPT_ARGV_MAX)
+		return -E2BIG;
+	if (n > 1)
+		memmove(script_argv + lead, old + 1, (n - 1) * sizeof(*old));
+	script_argv[0] = name;
+	if (arg)
+		script_argv[1] = arg;
+	script_argv[lead - 1] = path;
+	script_argv[lead + (n > 1 ? n - 1 : 0)] = NULL;
+	*argv = script_argv;
+	return 0;
+}
+
+/*
+ * The file an exec runs: path's image, or for a script its interpreter's
+ * (a script's interpreter may be a script, SCRIPT_HOPS_MAX deep), with
+ * *argv rewritten for it. abspath names the file found.
+ */
+static int find_image(struct proc *p, const char *path, const char *const **argv, const void **img,
+		      u32 *size, char *abspath, size_t abslen)
+{
+	for (int hop = 0;; hop++) {
+		char *name, *arg;
+		int err = vfs_exec_image(p->cwd, path, img, size, abspath, abslen);
+
+		if (!err)
+			err = script_parse(*img, *size,
+					   script_lines[hop < SCRIPT_HOPS_MAX ? hop : 0], &name,
+					   &arg);
+		if (err || !name)
+			return err;
+		if (hop == SCRIPT_HOPS_MAX)
+			return -ELOOP;
+		err = script_args(argv, name, arg, path);
+		if (err)
+			return err;
+		path = name;
+	}
+}
+
 /* Called with exec_lock held. */
 static int exec_load_locked(struct proc *p, const char *path, const char *const *argv,
 			    const char *const *envp, struct exec_start *start, bool report)
@@ -242,7 +366,7 @@ static int exec_load_locked(struct proc *p, const char *path, const char *const 
 	u32 size;
 	int err;
 
-	err = vfs_exec_image(p->cwd, path, &img, &size, abspath, sizeof(abspath));
+	err = find_image(p, path, &argv, &img, &size, abspath, sizeof(abspath));
 	if (err) {
 		if (report)
 			dz_printk("exec: %s: %s\n", path, errname(err));
@@ -265,6 +389,7 @@ static int exec_load_locked(struct proc *p, const char *path, const char *const 
 		mm_activate(&new_mm);
 	proc_release_mm(p);
 	p->mm = new_mm;
+	/* A script's name is the process's (comm), its interpreter the exe, as Linux's. */
 	keep_names(p, path, abspath, argv);
 	return 0;
 }

@@ -17,6 +17,7 @@
  * have no parent process: the kernel reaps them with proc_wait().
  */
 #include <kernel/proc.h>
+#include <kernel/console.h>
 #include <kernel/sigframe.h>
 #include <kernel/sched.h>
 #include <kernel/syscall.h>
@@ -127,6 +128,7 @@ _Noreturn void proc_exit(int wait_status)
 	p->state = PROC_ZOMBIE;
 	p->thread = NULL;
 	current->proc = NULL;
+	console_proc_exit(p);
 	reparent_children(p);
 	notify_parent(p);
 	wake_up(&child_wq);

@@ -17,9 +17,10 @@
 #include <kernel/syscall.h>
 #include <kernel/uaccess.h>
 
-#define MAX_RW_COUNT 0x7ffff000u /* Linux's cap on one read or write */
-#define UIO_MAXIOV   1024
-#define IOV_STEP     8 /* iovecs copied in at a time */
+#define MAX_RW_COUNT  0x7ffff000u /* Linux's cap on one read or write */
+#define UIO_MAXIOV    1024
+#define IOV_STEP      8		       /* iovecs copied in at a time */
+#define ZERO_READ_MAX (16 * PAGE_SIZE) /* /dev/zero's most per read */
 
 #define SEEK_SET  0
 #define SEEK_CUR  1
@@ -291,8 +292,8 @@ static int may_open(const struct vnode *v, u32 flags)
 		return -EISDIR;
 	if (!write || v->kind == VN_PROC)
 		return 0; /* root may open a 0444 /proc file for writing; its writes fail */
-	if (v->kind == VN_RAMFS)
-		return (v->rn->mode & S_IFMT) == S_IFCHR ? -ENXIO : -EROFS;
+	if (v->kind == VN_RAMFS && (v->rn->mode & S_IFMT) != S_IFCHR)
+		return -EROFS; /* a device node is written through its driver */
 	return 0;
 }
 
@@ -319,6 +320,8 @@ static long do_open(int dirfd, u32 upath, u32 flags)
 	if ((flags & O_PATH) && (flags & O_NOFOLLOW) == 0 && vnode_is_link(&v))
 		return -ELOOP;
 	ret = may_open(&v, flags);
+	if (!ret && !(flags & O_PATH) && v.kind == VN_RAMFS && (v.rn->mode & S_IFMT) == S_IFCHR)
+		ret = vfs_open_device(&v);
 	if (ret)
 		return ret;
 	if (flags & O_PATH)
@@ -447,6 +450,13 @@ static long file_read(struct file *f, u32 ubuf, u32 len)
 	case VN_PROC:
 		return read_mem(f, f->snap, f->snap_len, ubuf, len);
 	case VN_RAMFS:
+		if (vfs_dev_node(&f->vn) == DEV_NODE_NULL)
+			return 0;
+		if (vfs_dev_node(&f->vn) == DEV_NODE_ZERO) {
+			len = len < ZERO_READ_MAX ? len
+						  : ZERO_READ_MAX; /* a device may read short */
+			return clear_user(ubuf, len) ? -EFAULT : (long)len;
+		}
 		return read_mem(f, f->vn.rn->data, f->vn.rn->size, ubuf, len);
 	case VN_PIPE:
 		return pipe_read(f, ubuf, len);
@@ -468,6 +478,8 @@ static long file_write(struct file *f, u32 ubuf, u32 len)
 		return f->vn.pid ? -EINVAL : -EIO;
 	if (f->vn.kind == VN_PIPE)
 		return pipe_write(f, ubuf, len);
+	if (vfs_dev_node(&f->vn))
+		return (long)len; /* null and zero take everything */
 	if (f->vn.kind != VN_CONSOLE)
 		return -EBADF; /* nothing else can be open for writing */
 	return console_write(f, ubuf, len);
@@ -565,6 +577,8 @@ static s64 file_seek(struct file *f, s64 off, u32 whence)
 
 	if (f->vn.kind == VN_CONSOLE || f->vn.kind == VN_PIPE)
 		return -ESPIPE;
+	if (vfs_dev_node(&f->vn))
+		return f->pos = 0; /* Linux's null_lseek: every offset is 0 */
 	switch (whence) {
 	case SEEK_SET:
 		pos = off;
@@ -640,22 +654,40 @@ SYSCALL_DEFINE1(dup, int, fd)
 	return dup_from(fd, 0, false);
 }
 
-SYSCALL_DEFINE2(dup2, int, oldfd, int, newfd)
+/* newfd becomes a copy of oldfd (closed first if open); both are valid and differ. */
+static long dup_to(int oldfd, int newfd, bool cloexec)
 {
 	struct files *fs = cur_files();
 	struct file *f = fd_file(oldfd), *old;
 
-	if (!f || newfd < 0 || newfd >= NR_OPEN)
-		return -EBADF;
-	if (oldfd == newfd)
-		return newfd;
 	file_get(f);
 	old = fs->fd[newfd];
 	fs->fd[newfd] = f;
-	set_cloexec(fs, newfd, false);
+	set_cloexec(fs, newfd, cloexec);
 	if (old)
 		file_put(old);
 	return newfd;
+}
+
+SYSCALL_DEFINE2(dup2, int, oldfd, int, newfd)
+{
+	if (!fd_file(oldfd) || newfd < 0 || newfd >= NR_OPEN)
+		return -EBADF;
+	if (oldfd == newfd)
+		return newfd;
+	return dup_to(oldfd, newfd, false);
+}
+
+/* dup2 with O_CLOEXEC, in Linux's order of checks; the same descriptor twice is -EINVAL. */
+SYSCALL_DEFINE3(dup3, int, oldfd, int, newfd, u32, flags)
+{
+	if (flags & ~(u32)O_CLOEXEC)
+		return -EINVAL;
+	if (oldfd == newfd)
+		return -EINVAL;
+	if (newfd < 0 || newfd >= NR_OPEN || !fd_file(oldfd))
+		return -EBADF;
+	return dup_to(oldfd, newfd, flags & O_CLOEXEC);
 }
 
 SYSCALL_DEFINE3(fcntl64, int, fd, u32, cmd, u32, arg)

@@ -114,6 +114,7 @@ static long copy_state(struct proc *child, const struct proc *parent, u32 flags,
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	child->exit_signal = (int)(flags & CSIGNAL);
+	child->umask = parent->umask;
 	child->start_ns = ktime_get_ns();
 	/* Actions and mask; pending signals and interval timers are not inherited. */
 	signal_proc_init(child);

@@ -7,10 +7,11 @@
  * finds the end of file. A write of up to PIPE_BUF bytes goes in whole
  * (it waits for room), a longer one in pieces; with no reader left it
  * fails with EPIPE and the writer gets SIGPIPE. O_NONBLOCK turns the
- * waits into EAGAIN; a signal to deliver ends them with EINTR, or with
- * what was already moved. The ring's bytes move with interrupts off: one
- * CPU, so a reader and a writer never see half a transfer (the copy to
- * or from user memory only fills pages, it never sleeps).
+ * waits into EAGAIN; a signal to deliver ends them with what was already
+ * moved, or when nothing was, with EINTR (the call is made again instead
+ * when the handler has SA_RESTART). The ring's bytes move with interrupts
+ * off: one CPU, so a reader and a writer never see half a transfer (the
+ * copy to or from user memory only fills pages, it never sleeps).
  *
  * The ring is a page of the kernel's, taken when the pipe is made and
  * given back when the last open file of either end is closed.
@@ -202,7 +203,7 @@ long pipe_read(struct file *f, u32 ubuf, u32 len)
 			break;
 		}
 		if (signal_pending(proc_current())) {
-			ret = -EINTR;
+			ret = -ERESTARTSYS; /* EINTR, or made again under SA_RESTART */
 			break;
 		}
 		schedule();
@@ -251,7 +252,7 @@ long pipe_write(struct file *f, u32 ubuf, u32 len)
 		} else if (f->flags & O_NONBLOCK) {
 			err = -EAGAIN;
 		} else if (signal_pending(proc_current())) {
-			err = -EINTR;
+			err = -ERESTARTSYS;
 		} else {
 			schedule();
 		}

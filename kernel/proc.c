@@ -6,6 +6,7 @@
  */
 #include <kernel/proc.h>
 #include <kernel/exec.h>
+#include <kernel/console.h>
 #include <kernel/user.h>
 #include <kernel/kernel.h>
 #include <kernel/errno.h>
@@ -130,6 +131,7 @@ int proc_spawn(const char *path, const char *const *argv, const char *const *env
 	memcpy(p->cwd, "/", 2);
 	p->kernel_reaps = true;
 	p->exit_signal = SIGCHLD;
+	p->umask = 022; /* as Linux's init_fs */
 	p->start_ns = ktime_get_ns();
 	fpu_init_state(p->fpu);
 	signal_proc_init(p);
@@ -137,6 +139,7 @@ int proc_spawn(const char *path, const char *const *argv, const char *const *env
 	if (!err)
 		err = files_open_console(&p->files);
 	if (!err) {
+		console_attach(p);
 		p->thread = kthread_run(proc_thread, p, p->comm);
 		if (!p->thread)
 			err = -EAGAIN;
@@ -278,7 +281,8 @@ static bool user_fault(struct irq_frame *f, const char *name)
 			  (unsigned int)f->error, (unsigned int)f->eip, (unsigned int)f->user_esp);
 	}
 	local_irq_enable();
-	proc_exit(W_SIGNALED(sig) | W_COREDUMP);
+	/* No core file can be written (a read-only root): no WCOREDUMP, as Linux's failed dump. */
+	proc_exit(W_SIGNALED(sig));
 }
 
 static void user_return(struct irq_frame *f)

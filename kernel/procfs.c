@@ -12,6 +12,7 @@
  */
 #include "vfs-internal.h"
 #include <kernel/errno.h>
+#include <kernel/console.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
@@ -37,6 +38,9 @@ enum pent {
 	PE_LOADAVG,
 	PE_VERSION,
 	PE_MOUNTS,
+	PE_CMDLINE,
+	PE_DYNHZ,
+	PE_TIMER_LIST,
 	PE_PIDDIR, /* /proc/<pid> */
 	PE_PID_STAT,
 	PE_PID_STATM,
@@ -49,7 +53,7 @@ enum pent {
 };
 
 #define FIRST_TOP PE_SELF /* listed in /proc */
-#define LAST_TOP  PE_MOUNTS
+#define LAST_TOP  PE_TIMER_LIST
 #define FIRST_PID PE_PID_STAT /* listed in /proc/<pid> */
 #define LAST_PID  PE_PID_CWD
 
@@ -138,6 +142,11 @@ static void load_sample(struct timer_list *t)
 	avenrun[1] = calc_load(avenrun[1], EXP_5, active);
 	avenrun[2] = calc_load(avenrun[2], EXP_15, active);
 	mod_timer(t, jiffies + msecs_to_jiffies(LOAD_MS) + 1);
+}
+
+const struct timer_list *procfs_load_timer(void)
+{
+	return &load_timer;
 }
 
 void get_avenrun(unsigned long *loads, unsigned long offset, int shift)
@@ -283,6 +292,31 @@ static int gen_mounts(struct out *o)
 	return 0;
 }
 
+/* The time files (kernel/proc-time.c) write into the rest of the buffer. */
+static int gen_into(struct out *o, int (*gen)(char *buf, u32 size))
+{
+	int n = gen(o->buf + o->len, PROCFS_BUF_SIZE - o->len);
+
+	if (n > 0)
+		o->len += (u32)n;
+	return 0;
+}
+
+static int gen_cmdline(struct out *o)
+{
+	return gen_into(o, procfs_gen_cmdline);
+}
+
+static int gen_dynhz(struct out *o)
+{
+	return gen_into(o, procfs_gen_dynhz);
+}
+
+static int gen_timer_list(struct out *o)
+{
+	return gen_into(o, procfs_gen_timer_list);
+}
+
 /* --- a process's files --- */
 
 static char state_char(const struct proc *p)
@@ -378,13 +412,14 @@ static int gen_pid_stat(struct out *o, struct proc *p)
 	struct mm_pages m;
 	u64 ign, catch;
 	char s = state_char(p);
+	int tpgid = console_foreground_of(p);
 
 	mm_pages(p, &m);
 	sig_masks(p, &ign, &catch);
 	/* pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt */
 	out_printf(o, "%d (%s) %c %d %d %d %u %d %u %lu 0 0 0 ", p->pid, comm_of(p, comm), s,
-		   p->ppid, p->pgid, p->sid, (CONSOLE_MAJ << 8) | CONSOLE_MIN, p->pgid, 0x400000u,
-		   (unsigned long)p->minflt);
+		   p->ppid, p->pgid, p->sid, tpgid < 0 ? 0 : (CONSOLE_MAJ << 8) | CONSOLE_MIN,
+		   tpgid, 0x400000u, (unsigned long)p->minflt);
 	stat_times(o, p);
 	/* vsize rss rsslim startcode endcode startstack kstkesp kstkeip */
 	out_printf(o, "%lu %lu %lu %lu %lu %lu 0 0 ", m.size * PAGE_SIZE, (unsigned long)p->mm.rss,
@@ -425,8 +460,10 @@ static int gen_pid_status(struct out *o, struct proc *p)
 
 	mm_pages(p, &m);
 	sig_masks(p, &ign, &catch);
-	out_printf(o, "Name:\t%s\nUmask:\t0022\nState:\t%s\n", comm_of(p, comm),
-		   state_name(state_char(p)));
+	/* The umask in octal, digit by digit: the kernel's printf has no %o. */
+	out_printf(o, "Name:\t%s\nUmask:\t0%u%u%u\nState:\t%s\n", comm_of(p, comm),
+		   (unsigned int)(p->umask >> 6 & 7), (unsigned int)(p->umask >> 3 & 7),
+		   (unsigned int)(p->umask & 7), state_name(state_char(p)));
 	out_printf(o, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", p->pid, p->pid,
 		   p->ppid);
 	out_printf(o, "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nFDSize:\t%d\nGroups:\t\n", NR_OPEN);
@@ -485,6 +522,9 @@ static const struct pent_info pents[PE_COUNT] = {
 	[PE_LOADAVG] = { "loadavg", S_IFREG | 0444, gen_loadavg, NULL },
 	[PE_VERSION] = { "version", S_IFREG | 0444, gen_version, NULL },
 	[PE_MOUNTS] = { "mounts", S_IFREG | 0444, gen_mounts, NULL },
+	[PE_CMDLINE] = { "cmdline", S_IFREG | 0444, gen_cmdline, NULL },
+	[PE_DYNHZ] = { "dynhz", S_IFREG | 0444, gen_dynhz, NULL },
+	[PE_TIMER_LIST] = { "timer_list", S_IFREG | 0444, gen_timer_list, NULL },
 	[PE_PIDDIR] = { "", S_IFDIR | 0555, NULL, NULL },
 	[PE_PID_STAT] = { "stat", S_IFREG | 0444, NULL, gen_pid_stat },
 	[PE_PID_STATM] = { "statm", S_IFREG | 0444, NULL, gen_pid_statm },

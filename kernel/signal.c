@@ -446,20 +446,28 @@ static bool setup_rt_frame(int sig, const struct k_sigaction *ka, u64 mask, stru
 	return true;
 }
 
-/* The default action that ends the process: one line, then the wait status. */
+/*
+ * The default action that ends the process. One line when it matters
+ * beyond the parent's wait status: init's end (the machine's), or a
+ * signal whose default is a core dump; a shell's Ctrl-C or kill of a
+ * child is quiet, as on Linux. No core file is written (the root is
+ * read-only), so the status has no core flag (WCOREDUMP), as Linux's
+ * when a dump fails.
+ */
 static _Noreturn void die(struct proc *p, int sig)
 {
 	const char *name = signal_name_of(sig);
-	int status = W_SIGNALED(sig);
+	bool core = default_action(sig) == DFL_CORE;
 
-	if (default_action(sig) == DFL_CORE)
-		status |= W_COREDUMP;
 	local_irq_enable();
-	if (name)
-		dz_printk("signal: pid %d (%s) killed by %s\n", p->pid, p->comm, name);
-	else
-		dz_printk("signal: pid %d (%s) killed by signal %d\n", p->pid, p->comm, sig);
-	proc_exit(status);
+	if (p->pid == 1 || core) {
+		if (name)
+			dz_printk("signal: pid %d (%s) killed by %s\n", p->pid, p->comm, name);
+		else
+			dz_printk("signal: pid %d (%s) killed by signal %d\n", p->pid, p->comm,
+				  sig);
+	}
+	proc_exit(W_SIGNALED(sig));
 }
 
 static int take_signal(struct proc *p)
@@ -476,6 +484,61 @@ static int take_signal(struct proc *p)
 	return sig;
 }
 
+/* ---- restarting an interrupted system call ---- */
+
+/* Does f return from a system call that a signal ended with one of the restart codes? */
+static bool restart_pending(const struct proc *p, const struct irq_frame *f)
+{
+	s32 ret = (s32)f->eax;
+
+	return f->vector == SYSCALL_VECTOR && p->syscall_nr >= 0 && ret <= -ERESTARTSYS &&
+	       ret >= -ERESTART_RESTARTBLOCK;
+}
+
+/* The call is made again: its number back in EAX, EIP back on the 2-byte int $0x80. */
+static void restart_call(struct proc *p, struct irq_frame *f)
+{
+	f->eax = (u32)p->syscall_nr;
+	f->eip -= 2;
+}
+
+/* Before a handler's frame saves the registers, as Linux's handle_signal(). */
+static void restart_for_handler(struct proc *p, struct irq_frame *f, u32 sa_flags)
+{
+	if (!restart_pending(p, f))
+		return;
+	switch (-(s32)f->eax) {
+	case ERESTARTSYS:
+		if (sa_flags & SA_RESTART) {
+			restart_call(p, f);
+			break;
+		}
+		f->eax = (u32)-EINTR;
+		break;
+	case ERESTARTNOINTR:
+		restart_call(p, f);
+		break;
+	default: /* ERESTARTNOHAND, ERESTART_RESTARTBLOCK */
+		f->eax = (u32)-EINTR;
+		break;
+	}
+}
+
+/*
+ * No handler ran (the signal was ignored by the time it was taken): the
+ * call is made again, as Linux's. A restart block would need Linux's
+ * restart_syscall, which the sleeps here do not use: EINTR.
+ */
+static void restart_without_handler(struct proc *p, struct irq_frame *f)
+{
+	if (!restart_pending(p, f))
+		return;
+	if (-(s32)f->eax == ERESTART_RESTARTBLOCK)
+		f->eax = (u32)-EINTR;
+	else
+		restart_call(p, f);
+}
+
 /* A handler runs: its frame is built, the mask grows by the action's. */
 static void handle(struct proc *p, int sig, struct irq_frame *f)
 {
@@ -484,6 +547,7 @@ static void handle(struct proc *p, int sig, struct irq_frame *f)
 	u64 saved = p->sig.restore_blocked ? p->sig.saved_blocked : p->sig.blocked;
 	bool ok;
 
+	restart_for_handler(p, f, act.flags);
 	if (act.flags & SA_SIGINFO)
 		ok = setup_rt_frame(sig, &act, saved, f, &p->sig.origin[sig - 1]);
 	else
@@ -510,9 +574,6 @@ void signal_return_to_user(struct irq_frame *f)
 
 	if (!p || !frame_from_user(f))
 		return;
-	/* The kernel's "interrupted, restart" never reaches user space: no restart here. */
-	if (f->vector == SYSCALL_VECTOR && (s32)f->eax == -ERESTARTSYS)
-		f->eax = (u32)-EINTR;
 	for (int n = 0; n < NSIG; n++) {
 		int sig = take_signal(p);
 
@@ -522,6 +583,8 @@ void signal_return_to_user(struct irq_frame *f)
 			die(p, sig); /* ignored defaults are not deliverable */
 		handle(p, sig, f);
 	}
+	/* The restart codes never reach user space. */
+	restart_without_handler(p, f);
 	if (p->sig.restore_blocked) {
 		p->sig.blocked = p->sig.saved_blocked;
 		p->sig.restore_blocked = false;
@@ -616,6 +679,7 @@ static long sigreturn_common(struct proc *p, struct irq_frame *f, const struct s
 	bool ok;
 
 	set_blocked(p, mask);
+	p->syscall_nr = -1; /* the EAX restored is the program's, never a restart code */
 	flags = dz_irq_save();
 	ok = restore_sigcontext(p, f, sc);
 	dz_irq_restore(flags);

@@ -274,3 +274,51 @@ SYSCALL_DEFINE3(getrandom, u32, ubuf, u32, len, u32, flags)
 	}
 	return (long)len;
 }
+
+/* The mode bits a new file would lose; nothing is ever created, but programs read and set it. */
+SYSCALL_DEFINE1(umask, u32, mask)
+{
+	struct proc *p = proc_current();
+	u32 old = p->umask;
+
+	p->umask = mask & 0777;
+	return (long)old;
+}
+
+/* The root is read-only and held in memory: nothing to write back. */
+SYSCALL_DEFINE0(sync)
+{
+	return 0;
+}
+
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+
+/*
+ * prctl: the name (comm, as ps shows it) of the process. Linux's other
+ * options act on what a process of one thread without capabilities or
+ * seccomp does not have here: -EINVAL, as Linux answers an unknown one.
+ */
+SYSCALL_DEFINE2(prctl, int, option, u32, arg2)
+{
+	struct proc *p = proc_current();
+	char name[PROC_COMM_LEN];
+	long len;
+
+	switch (option) {
+	case PR_SET_NAME:
+		/* At most 15 bytes are read: a longer name is cut, as Linux's. */
+		memset(name, 0, sizeof(name));
+		len = strncpy_from_user(name, arg2, PROC_COMM_LEN - 1);
+		if (len == -EFAULT)
+			return -EFAULT;
+		memcpy(p->comm, name, sizeof(name));
+		return 0;
+	case PR_GET_NAME:
+		memcpy(name, p->comm, sizeof(name));
+		name[PROC_COMM_LEN - 1] = '\0';
+		return copy_to_user(arg2, name, sizeof(name)) ? -EFAULT : 0;
+	default:
+		return -EINVAL;
+	}
+}

@@ -41,6 +41,7 @@ void syscall_handle(struct irq_frame *f)
 	long ret;
 
 	user_acct_enter_kernel(p);
+	p->syscall_nr = (s32)nr; /* a call a signal interrupts may be made again */
 	stats.calls++;
 	if (nr < NR_SYSCALLS && table[nr]) {
 		ret = table[nr](&args);

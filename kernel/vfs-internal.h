@@ -64,6 +64,10 @@ struct proc;
 #define DEV_PIPEFS  12u /* anonymous 0:12, pipes' */
 #define CONSOLE_MAJ 5u	/* /dev/console is 5:1 */
 #define CONSOLE_MIN 1u
+#define TTY_MIN	    0u /* /dev/tty, 5:0: the controlling terminal */
+#define MEM_MAJ	    1u /* /dev/null is 1:3, /dev/zero 1:5 */
+#define NULL_MIN    3u
+#define ZERO_MIN    5u
 
 enum vnode_kind { VN_NONE, VN_RAMFS, VN_PROC, VN_CONSOLE, VN_PIPE };
 
@@ -73,7 +77,7 @@ struct vnode {
 	u8 kind;		     /* enum vnode_kind */
 	u8 pent;		     /* procfs: which entry (procfs.c) */
 	int pid;		     /* procfs: the process of /proc/<pid>/..., 0 above them */
-	const struct ramfs_node *rn; /* ramfs */
+	const struct ramfs_node *rn; /* ramfs; the console: the node it was opened by, or NULL */
 	struct pipe *pipe;	     /* a pipe's ends */
 };
 
@@ -103,6 +107,20 @@ int vfs_resolve(const struct vnode *start, const char *path, u32 len, unsigned i
 void vfs_root(struct vnode *out);
 /* The current process's working directory (the root for a kernel thread); 0 or -ENOENT. */
 int vfs_cwd(struct vnode *out);
+/*
+ * A character device node of the root being opened: v becomes what its
+ * numbers name, as Linux's drivers: the console (5:1, and 5:0, /dev/tty,
+ * for a process the console controls), null (1:3), zero (1:5). 0, or
+ * -ENXIO for a device there is no driver for (or /dev/tty without a
+ * controlling terminal).
+ */
+int vfs_open_device(struct vnode *v);
+
+/* What a ramfs node is as a device: DEV_NODE_NULL, DEV_NODE_ZERO, or 0 (not one of those). */
+#define DEV_NODE_NULL 1
+#define DEV_NODE_ZERO 2
+int vfs_dev_node(const struct vnode *v);
+
 /* The absolute path of v into buf (NUL-terminated); its length or -ENAMETOOLONG. */
 int vfs_path(const struct vnode *v, char *buf, u32 size);
 bool vnode_is_dir(const struct vnode *v);
@@ -181,6 +199,15 @@ int procfs_path(const struct vnode *v, char *buf, u32 size);
 int procfs_dirent(const struct vnode *dir, u32 index, struct vfs_dirent *de);
 /* The content of a /proc file into buf (PROCFS_BUF_SIZE): its length, or -ENOENT (gone). */
 int procfs_generate(const struct vnode *v, char *buf);
+
+/* The load average's timer (/proc/timer_list names it). */
+const struct timer_list *procfs_load_timer(void);
+
+/* --- proc-time.c: the kernel's time facts; each returns the length written into buf --- */
+
+int procfs_gen_cmdline(char *buf, u32 size);
+int procfs_gen_dynhz(char *buf, u32 size);
+int procfs_gen_timer_list(char *buf, u32 size);
 
 /* --- console.c --- */
 

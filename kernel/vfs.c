@@ -13,6 +13,7 @@
  */
 #include "vfs-internal.h"
 #include <kernel/errno.h>
+#include <kernel/console.h>
 #include <kernel/proc.h>
 #include <kernel/string.h>
 #include <dynhz/port.h>
@@ -149,6 +150,8 @@ void vfs_stat(const struct vnode *v, struct kstat *st)
 				      .mode = S_IFIFO | 0600,
 				      .nlink = 1,
 				      .blksize = 4096 };
+	} else if (v->rn) {
+		ramfs_stat(v->rn, st); /* the console opened by its node: the node's identity */
 	} else {
 		*st = (struct kstat){ .dev = encode_dev(0, DEV_DEVTMP),
 				      .rdev = encode_dev(CONSOLE_MAJ, CONSOLE_MIN),
@@ -157,6 +160,33 @@ void vfs_stat(const struct vnode *v, struct kstat *st)
 				      .nlink = 1,
 				      .blksize = 1024 };
 	}
+}
+
+static bool is_chr(const struct vnode *v)
+{
+	return v->kind == VN_RAMFS && ramfs_type(v) == S_IFCHR;
+}
+
+int vfs_dev_node(const struct vnode *v)
+{
+	if (!is_chr(v) || v->rn->rdevmajor != MEM_MAJ)
+		return 0;
+	if (v->rn->rdevminor == NULL_MIN)
+		return DEV_NODE_NULL;
+	return v->rn->rdevminor == ZERO_MIN ? DEV_NODE_ZERO : 0;
+}
+
+int vfs_open_device(struct vnode *v)
+{
+	if (vfs_dev_node(v))
+		return 0; /* read and written through the node (file.c) */
+	if (!is_chr(v) || v->rn->rdevmajor != CONSOLE_MAJ ||
+	    (v->rn->rdevminor != CONSOLE_MIN && v->rn->rdevminor != TTY_MIN))
+		return -ENXIO;
+	if (v->rn->rdevminor == TTY_MIN && console_foreground_of(proc_current()) < 0)
+		return -ENXIO;
+	v->kind = VN_CONSOLE;
+	return 0;
 }
 
 int vfs_link_target(const struct vnode *v, const char **target, char *tmp)
@@ -625,15 +655,21 @@ void file_put(struct file *f)
  * @fs: a process's empty table
  *
  * One open file shared by the three, as Linux's init gets it (open
- * /dev/console, then dup it twice).
+ * /dev/console, then dup it twice); the root's /dev/console node, if it
+ * has one, is the file's identity.
  *
  * Return: 0, or -ENFILE when the system's files are all in use.
  */
 int files_open_console(struct files *fs)
 {
-	struct vnode v = { .kind = VN_CONSOLE };
+	struct vnode v = { .kind = VN_CONSOLE }, node;
 	struct file *f;
 	int err;
+
+	/* Opened as /dev/console when the root has it: fstat gives its node (ttyname finds it). */
+	if (!vfs_resolve(&v, "/dev/console", 12, LOOKUP_FOLLOW, &node) && is_chr(&node) &&
+	    node.rn->rdevmajor == CONSOLE_MAJ && node.rn->rdevminor == CONSOLE_MIN)
+		v.rn = node.rn;
 
 	procfs_load_start();
 	f = file_new(&v, O_RDWR | O_LARGEFILE, &err);

@@ -2,10 +2,12 @@
 # make run: boots the reference kernel under QEMU.
 #   scripts/run-kernel.sh <kernel.elf> "<command line>" [initramfs.cpio]
 # On a terminal: the serial console is this terminal (Ctrl-A X quits QEMU,
-# `poweroff` in the shell stops the machine), and guest time is real time.
-# Without one (a pipe, CI): the kernel powers off after the demonstration
-# (noshell), under deterministic virtual time (-icount, see tests/boot/check.sh),
-# so it ends at once.
+# `poweroff` in the shell stops the machine), and guest time is real time;
+# the initramfs's /init ends in BusyBox's sh there (the kernel's own shell
+# without one). Without a terminal (a pipe, CI): the machine powers off
+# after the demonstration (noshell, which /init reads too), under
+# deterministic virtual time (-icount, see tests/boot/check.sh), so it ends
+# at once.
 kernel=$1
 cmdline=$2
 initrd=${3:-}

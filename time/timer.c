@@ -405,6 +405,18 @@ void dz_timer_stats(struct dz_timer_stats *st)
 	dz_irq_restore(flags);
 }
 
+void dz_timer_for_each_pending(bool (*fn)(const struct timer_list *t, void *arg), void *arg)
+{
+	unsigned long flags = dz_irq_save();
+
+	for (unsigned int i = 0; i < SLOTS; i++)
+		for (const struct dz_hlist_node *n = base.slot[i].first; n; n = n->next)
+			if (!fn(dz_container_of(n, struct timer_list, entry), arg))
+				goto out;
+out:
+	dz_irq_restore(flags);
+}
+
 void dz_timers_init(void)
 {
 	unsigned long flags = dz_irq_save();

@@ -15,6 +15,10 @@
  *
  * Every check compares against a second clock (CLOCK_MONOTONIC, the TSC)
  * or against what Linux documents, never against the value under test.
+ * The checks of children (after the others, so their lines come last): a
+ * forked child's CPU time in the parent's tms_cutime + tms_cstime, wait4
+ * and RUSAGE_CHILDREN; a child killed by SIGTERM; a read a signal ends,
+ * with EINTR and, under SA_RESTART, made again.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,7 +31,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
+#include <sys/time.h>
 #include <sys/times.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -339,6 +345,135 @@ static void test_errors(void)
 	expect_errno("unknown_call", syscall(999, 0, 0, 0), ENOSYS);
 }
 
+/* --- children: fork, wait, their CPU time, signals that end waits --- */
+
+/*
+ * A child spins 0.3 s of CPU and exits 7, telling the parent through a
+ * pipe how long its spin took on the monotonic clock: nothing else runs,
+ * so that is its CPU time. The parent's tms_cutime + tms_cstime grows by
+ * it within a tick and its rounding; wait4's rusage and
+ * getrusage(RUSAGE_CHILDREN) by it within 2 ms (the child's fork return
+ * and exit are its own CPU time too).
+ */
+static void test_child_times(void)
+{
+	struct rusage wru, ca, cb;
+	struct tms ta, tb;
+	long long spun = -1, ru, ch;
+	int fds[2], st = 0;
+	pid_t pid, got;
+	long ticks;
+
+	if (pipe(fds)) {
+		check(0, "pipe for the child");
+		return;
+	}
+	getrusage(RUSAGE_CHILDREN, &ca);
+	times(&ta);
+	pid = fork();
+	if (pid == 0) {
+		long long t = spin_for(300 * 1000000LL);
+
+		write(fds[1], &t, sizeof(t));
+		_exit(7);
+	}
+	close(fds[1]);
+	if (read(fds[0], &spun, sizeof(spun)) != sizeof(spun))
+		spun = -1;
+	close(fds[0]);
+	got = wait4(pid, &st, 0, &wru);
+	times(&tb);
+	getrusage(RUSAGE_CHILDREN, &cb);
+	ticks = (long)(tb.tms_cutime + tb.tms_cstime - ta.tms_cutime - ta.tms_cstime);
+	ru = tv_ns(wru.ru_utime) + tv_ns(wru.ru_stime);
+	ch = tv_ns(cb.ru_utime) + tv_ns(cb.ru_stime) - tv_ns(ca.ru_utime) - tv_ns(ca.ru_stime);
+	out("child_times spin_ns=%lld cticks=%ld wait4_ms=%lld children_ms=%lld status=0x%x", spun,
+	    ticks, (ru + 500000) / 1000000, (ch + 500000) / 1000000, st);
+	check(got == pid && WIFEXITED(st) && WEXITSTATUS(st) == 7, "wait4: the child's exit 7");
+	check(spun >= 300 * 1000000LL && ticks >= spun / NSEC_PER_TICK - 1 &&
+		      ticks <= ticks_up(spun) + 1,
+	      "times(): the child's CPU time in tms_cutime + tms_cstime");
+	check(ru >= spun - 1000000 && ru <= spun + 2000000, "wait4's rusage: the child's CPU time");
+	check(ch == ru, "getrusage(RUSAGE_CHILDREN): what wait4 reported");
+}
+
+/* A child killed by a signal: wait reports it, and nothing of the child is left to reap. */
+static void test_child_killed(void)
+{
+	int st = 0;
+	pid_t pid = fork(), got;
+
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	kill(pid, SIGTERM);
+	got = waitpid(pid, &st, 0);
+	out("child_killed status=0x%x signaled=%d sig=%d", st, WIFSIGNALED(st), WTERMSIG(st));
+	check(got == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM && !WCOREDUMP(st),
+	      "waitpid: a child killed by SIGTERM");
+	check(waitpid(-1, &st, WNOHANG) == -1 && errno == ECHILD, "no child left to reap");
+}
+
+static volatile sig_atomic_t interrupts;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupts++;
+}
+
+/* A 30 ms one-shot SIGALRM with a handler of flags, and a read of a pipe that waits. */
+static long read_interrupted(int flags, int fd, char *c)
+{
+	struct sigaction sa = { .sa_handler = on_interrupt, .sa_flags = flags };
+	struct itimerval it = { { 0, 0 }, { 0, 30000 } };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	interrupts = 0;
+	setitimer(ITIMER_REAL, &it, NULL);
+	return read(fd, c, 1);
+}
+
+/*
+ * A read of an empty pipe ended by a signal: with a handler without
+ * SA_RESTART it fails with EINTR; with SA_RESTART it is made again and
+ * gets the byte a child writes later (100 ms), as Linux's.
+ */
+static void test_restart(void)
+{
+	int fds[2], st;
+	long r1, r2;
+	int e1;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(fds)) {
+		check(0, "pipe for the restart test");
+		return;
+	}
+	r1 = read_interrupted(0, fds[0], &c);
+	e1 = errno;
+	check(r1 == -1 && e1 == EINTR && interrupts == 1, "read ended by a signal: EINTR");
+	pid = fork();
+	if (pid == 0) {
+		struct timespec ts = { 0, 100 * 1000000L };
+
+		nanosleep(&ts, NULL);
+		write(fds[1], "x", 1);
+		_exit(0);
+	}
+	r2 = read_interrupted(SA_RESTART, fds[0], &c);
+	out("restart eintr_ret=%ld errno=%d restarted_ret=%ld byte=%c interrupts=%d", r1, e1, r2,
+	    c ? c : '-', (int)interrupts);
+	check(r2 == 1 && c == 'x' && interrupts == 1, "read under SA_RESTART: made again");
+	waitpid(pid, &st, 0);
+	signal(SIGALRM, SIG_DFL);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 static int run_tests(void)
 {
 	test_clk_tck();
@@ -351,6 +486,9 @@ static int run_tests(void)
 	test_times_alarm();
 	test_uptime();
 	test_errors();
+	test_child_times();
+	test_child_killed();
+	test_restart();
 	out("done failures=%d", failures);
 	return failures;
 }

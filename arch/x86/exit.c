@@ -36,6 +36,33 @@ _Noreturn void machine_poweroff(void)
 	machine_exit(QEMU_EXIT_SUCCESS);
 }
 
+_Noreturn void machine_halt(void)
+{
+	halt_forever();
+}
+
+#define KBD_STATUS_PORT 0x64
+#define KBD_PULSE_RESET 0xfe
+
+/*
+ * A reset, as Linux's reboot=k then reboot=t: the keyboard controller
+ * pulses the CPU's reset line; if that does nothing, an empty interrupt
+ * table makes the next exception a triple fault, which resets the CPU.
+ * QEMU with -no-reboot exits instead of booting again.
+ */
+_Noreturn void machine_restart(void)
+{
+	static const struct {
+		u16 limit;
+		u32 base;
+	} __attribute__((packed)) no_idt = { 0, 0 };
+
+	local_irq_disable();
+	outb(KBD_STATUS_PORT, KBD_PULSE_RESET);
+	__asm__ volatile("lidt %0; int3" : : "m"(no_idt) : "memory");
+	halt_forever();
+}
+
 /* The core's panic ends here: say what the kernel was doing, then fail. */
 _Noreturn void dz_port_panic_exit(void)
 {

@@ -176,6 +176,11 @@ void pit_idle_use_lapic(void)
 	idle.on = true;
 }
 
+bool pit_idle_on_lapic(void)
+{
+	return idle.on;
+}
+
 static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 			    struct dz_tick_period *period)
 {

@@ -89,6 +89,21 @@ void dz_port_console_write(const char *s, size_t len)
 	}
 }
 
+const struct timer_list *serial_poll_timer(void)
+{
+	return poll_jiffies ? &poll_timer : NULL;
+}
+
+void serial_write_raw(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned long flags = dz_irq_save();
+
+		put_raw(s[i]);
+		dz_irq_restore(flags);
+	}
+}
+
 static void serial_interrupt(void *data)
 {
 	(void)data;

@@ -128,4 +128,12 @@ struct dz_timer_stats {
 };
 void dz_timer_stats(struct dz_timer_stats *st);
 
+/*
+ * Calls fn(t, arg) for each pending timer, wheel slot by slot (not in
+ * expiry order), with interrupts off, until fn returns false. fn must
+ * not add, modify or delete a timer. For listings (/proc/timer_list):
+ * it walks the whole wheel.
+ */
+void dz_timer_for_each_pending(bool (*fn)(const struct timer_list *t, void *arg), void *arg);
+
 #endif

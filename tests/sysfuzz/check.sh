@@ -9,13 +9,17 @@
 #    kernel exception, and leave the kernel's text and read-only data as
 #    they were (the sum the kernel prints at init's end is also computed
 #    here from the ELF file), and the self-test must pass after it
-#    (selftest_after_init).
+#    (selftest_after_init). After its calls it forks 12 children (4 rounds
+#    of 3) that fuzz 2000 calls each: every one must come back to wait4
+#    with its own exit number, none be left (wait4 then ECHILD, only
+#    sysfuzz in /proc) and the free memory be what it was before.
 #  - Corrupt initramfs archives (tests/sysfuzz/corrupt.py cpio, made from
 #    build/x86/initramfs.cpio): exactly the expected "initramfs: at byte N:
 #    ...: booting with an empty root" line, then the demonstration and the
 #    shell still run.
 #  - Corrupt programs as init= (corrupt.py elf, made from the sysfuzz
-#    binary; a directory, a missing file, a path through a file): exactly
+#    binary; #! lines without an interpreter or with a missing one; a
+#    directory, a missing file, a path through a file): exactly
 #    the expected "exec: PATH: reason: ERRNO" line, then the shell runs
 #    BusyBox from the same initramfs.
 #  - Programs that must die (sysfuzz -x: a signal with no stack to be
@@ -119,6 +123,16 @@ fuzz() {
 	fi
 	[[ $summary == *"guard pages intact, input region intact, read-only pages intact" ]] ||
 		p+=("the summary does not say the guard, input and read-only pages are intact")
+	# The children that fuzz too: all back with their numbers, none left, no page lost.
+	fork=$(grep -m1 '^sysfuzz: fork phase: ' "$log")
+	if [[ $fork =~ ^sysfuzz:\ fork\ phase:\ ([0-9]+)\ children.*:\ ([0-9]+)\ reaped\ .*wait4\ then\ ECHILD,\ 1\ processes\ in\ /proc,\ ([0-9]+)\ KiB\ free\ before\ and\ ([0-9]+)\ after$ ]]; then
+		[ "${BASH_REMATCH[1]}" = 12 ] && [ "${BASH_REMATCH[2]}" = 12 ] ||
+			p+=("fork phase: ${BASH_REMATCH[2]} of ${BASH_REMATCH[1]} children reaped, not 12 of 12")
+		[ "${BASH_REMATCH[3]}" = "${BASH_REMATCH[4]}" ] ||
+			p+=("fork phase: ${BASH_REMATCH[3]} KiB free before, ${BASH_REMATCH[4]} after")
+	else
+		p+=("no fork phase line with wait4 then ECHILD and 1 process in /proc: $fork")
+	fi
 	grep -qx 'init: exited with status 0' "$log" || p+=("no 'init: exited with status 0'")
 	sum=${sums[$2]}
 	grep -qx "kernel: text and read-only data unchanged since boot ($sum)" "$log" ||

@@ -109,9 +109,12 @@ def elf_cases(good):
                 "programs run here" + ENOEXEC))
 
     out.append(("empty", b"", 0o755, "elf: not ELF (bad magic)" + ENOEXEC))
-    # No #! support: Linux would run it through /bin/sh.
-    out.append(("script", b"#!/bin/sh\necho from a script\n", 0o755,
-                "elf: not ELF (bad magic)" + ENOEXEC))
+    # #! lines as Linux's binfmt_script reads them: one that names no
+    # interpreter is ENOEXEC, one whose interpreter is missing ENOENT.
+    out.append(("script", b"#!  \t\necho no interpreter\n", 0o755,
+                "a #! line without an interpreter" + ENOEXEC))
+    out.append(("script-missing", b"#!/bin/none -x\necho no such interpreter\n", 0o755,
+                "no such file: ENOENT"))
     out.append(("noexec", good, 0o644, "not a regular file with an execute bit: EACCES"))
     return out
 

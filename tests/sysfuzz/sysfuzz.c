@@ -36,6 +36,7 @@
  * Linux's set, ..." and "sysfuzz: F failed"; exit status 0 when F is 0.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -49,6 +50,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -156,6 +158,7 @@ static unsigned char in_copy[IN_PAGES * PAGE]; /* what IN must still hold */
 /* --- the generator: splitmix64, the only source of the calls --- */
 
 static u64 rng;
+static int in_child; /* a child of the fork phase (fork_child()) */
 
 static u64 rnd64(void)
 {
@@ -544,6 +547,7 @@ static const struct spec specs[] = {
 	CALL(24, getuid, A0, T_NONE, R_ANY, 0, NONE),
 	CALL(27, alarm, A(INT), T_NONE, R_ANY, 0, NONE),
 	CALL(33, access, A(PATH, MODE), T_NONE, R_ZERO, 0, E(E_ACCESS)),
+	CALL(36, sync, A0, T_NONE, R_ZERO, 0, NONE),
 	CALL(37, kill, A(PID, SIG), T_KILL, R_ZERO, 0, E(E_SIGNAL)),
 	CALL(41, dup, A(FD), T_NONE, R_FD, 0, E(EBADF, EMFILE)),
 	CALL(43, times, A(OUTN), T_NONE, R_ANY, 0, E(EFAULT)),
@@ -616,6 +620,7 @@ static const struct spec specs[] = {
 	CALL(305, readlinkat, A(DFD, PATH, BUF, LEN), T_NONE, R_LEN, 3, E(E_PATH, EINVAL, EBADF)),
 	CALL(307, faccessat, A(DFD, PATH, MODE), T_NONE, R_ZERO, 0, E(E_ACCESS, EBADF)),
 	CALL(311, set_robust_list, A(INN, LEN), T_NONE, R_ZERO, 0, E(EINVAL)),
+	CALL(330, dup3, A(FD, FD, FLAGS), T_NONE, R_FD, 0, E(EBADF, EBUSY, EINTR, EINVAL, EMFILE)),
 	CALL(331, pipe2, A(OUT, FLAGS), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL, EMFILE, ENFILE)),
 	CALL(340, prlimit64, A(PID, INT, INN, OUTN), T_RLIMIT, R_ZERO, 0,
 	     E(EFAULT, EINVAL, EPERM, ESRCH)),
@@ -1369,7 +1374,12 @@ static void gen_special(struct call *c)
 	case T_KILL: {
 		u32 *sig = &c->a[c->nr == 270 ? 2 : 1];
 
-		if (*sig == SIGKILL || *sig == SIGSTOP)
+		/*
+		 * A fault's signal from another process arrives between the
+		 * receiver's calls, where it means a bug in the receiver: the
+		 * fork phase's children send none.
+		 */
+		if (*sig == SIGKILL || *sig == SIGSTOP || (in_child && sync_signal(*sig)))
 			*sig = 0;
 		break;
 	}
@@ -2326,6 +2336,131 @@ static void fuzz(void)
 }
 
 /*
+ * Children that fuzz too: FORK_ROUNDS times, FORK_CHILDREN children at
+ * once, each making FORK_CALLS calls from a seed of its own (the parent's
+ * calls still follow from the seed alone: it draws nothing here), then
+ * verifying its own copy of the layout and exiting with its number (64
+ * more when it failed). The parent, its state reset so that no fuzzed
+ * SIGCHLD action reaps them for it, waits: every child must come back
+ * exactly once with its own number, none be left (wait4 then answers
+ * ECHILD, /proc lists only the parent), and the free memory after the
+ * last round must be what it was before the first.
+ */
+#define FORK_ROUNDS   4
+#define FORK_CHILDREN 3
+#define FORK_CALLS    2000
+
+static u32 fork_child(u32 number, u64 seed)
+{
+	in_child = 1;
+	rng = seed ^ (0x9e3779b97f4a7c15ULL * number);
+	failures = 0;
+	for (u32 i = 0; i < FORK_CALLS; i++, call_index++)
+		one_call();
+	disarm_timers();
+	install_handlers();
+	set_mask(0);
+	restore_tls();
+	verify();
+	SYS1(SYS_exit_group, number + (failures ? 64 : 0));
+	return 0;
+}
+
+/* The processes /proc lists. */
+static u32 proc_count(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	u32 n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] >= '1' && e->d_name[0] <= '9';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static u64 free_bytes(void)
+{
+	u32 info[16] = { 0 };
+
+	SYS1(SYS_sysinfo, info);
+	return (u64)info[5] * (info[13] ? info[13] : 1);
+}
+
+/* Reaps one round: each pid back once with its number; how many came back as they should. */
+static u32 reap_round(const long *pids, u32 first, u32 n)
+{
+	u32 good = 0, back = 0;
+
+	while (back < n) {
+		int st = 0;
+		long pid = SYS4(SYS_wait4, -1, &st, 0, 0);
+		u32 k;
+
+		if (pid == -EINTR)
+			continue;
+		if (pid < 0) {
+			fail("fork phase: wait4 answered %ld with %u children not back", pid,
+			     n - back);
+			break;
+		}
+		back++;
+		for (k = 0; k < n && pids[k] != pid; k++)
+			;
+		if (k == n)
+			fail("fork phase: wait4 gave pid %ld, not a child of this round", pid);
+		else if ((st & 0x7f) || ((st >> 8) & 0xff) != first + k)
+			fail("fork phase: child %u (pid %ld) ended with status 0x%x, not exit %u",
+			     first + k, pid, st, first + k);
+		else
+			good++;
+	}
+	return good;
+}
+
+static void fork_phase(u64 seed)
+{
+	u64 before, after;
+	u32 good = 0, made = 0;
+	long pids[FORK_CHILDREN], left;
+
+	disarm_timers();
+	install_handlers();
+	set_mask(0);
+	restore_tls();
+	reset_fds();
+	before = free_bytes();
+	for (u32 round = 0; round < FORK_ROUNDS; round++) {
+		u32 n = 0, first = round * FORK_CHILDREN + 1;
+
+		for (; n < FORK_CHILDREN; n++) {
+			pids[n] = SYS0(SYS_fork);
+			if (pids[n] == 0)
+				fork_child(first + n, seed);
+			if (pids[n] < 0) {
+				fail("fork phase: fork answered %ld", pids[n]);
+				break;
+			}
+			made++;
+		}
+		good += reap_round(pids, first, n);
+	}
+	left = SYS4(SYS_wait4, -1, 0, WNOHANG, 0);
+	after = free_bytes();
+	say("sysfuzz: fork phase: %u children (%u rounds of %u), %u calls each: %u reaped with "
+	    "their numbers, wait4 then %s, %u processes in /proc, %llu KiB free before and %llu "
+	    "after\n",
+	    made, FORK_ROUNDS, FORK_CHILDREN, FORK_CALLS, good,
+	    left == -ECHILD ? "ECHILD" : "not ECHILD", proc_count(),
+	    (unsigned long long)(before >> 10), (unsigned long long)(after >> 10));
+	if (left != -ECHILD)
+		fail("fork phase: wait4 after the last child answered %ld, not ECHILD", left);
+	if (after != before)
+		fail("fork phase: %lld bytes of free memory lost", (long long)(before - after));
+}
+
+/*
  * What the kernel must clean up when the program ends: interval timers
  * running, a blocked signal pending, descriptors open.
  */
@@ -2415,6 +2550,8 @@ int main(int argc, char **argv)
 	run_regressions();
 	reset_fds();
 	fuzz();
+	if (ncalls >= 20000)
+		fork_phase(seed);
 	disarm_timers();
 	install_handlers();
 	set_mask(0);

@@ -101,13 +101,13 @@ val() { # val log pattern key
 # Across HZ and C libraries: the same program, the same answers, each
 # within its own tick's rounding (the program checks each against the
 # monotonic clock; here they are compared with each other).
-ok_tck=1 ok_busy=1 ok_cpu=1 ok_sleep=1 ok_times=1 ok_up=1 ok_err=1 ok_poll=1
+ok_tck=1 ok_busy=1 ok_cpu=1 ok_sleep=1 ok_times=1 ok_up=1 ok_err=1 ok_poll=1 ok_child=1
 ref_err=""
 umin=999999 umax=-1
 declare -A smin smax
-printf '\n%-6s %-5s %4s %4s %5s %6s %6s %6s %12s %12s %12s %5s %5s %4s %6s %6s\n' HZ libc TCK AUX \
-	utime clock rusage cputid "sleep1 ns" "sleep10 ns" "sleep250 ns" tslp talrm updf errno \
-	poll_j
+printf '\n%-6s %-5s %4s %4s %5s %6s %6s %6s %12s %12s %12s %5s %5s %4s %6s %6s %6s %6s\n' HZ libc \
+	TCK AUX utime clock rusage cputid "sleep1 ns" "sleep10 ns" "sleep250 ns" tslp talrm updf \
+	errno poll_j cticks cwait
 for hz in "${HZS[@]}"; do
 	log=$out/hz$hz.log
 	pj=$(sed -n 's/^serial: receive polled every [0-9]* USER_HZ ticks = \([0-9]*\) jiffies.*/\1/p' "$log")
@@ -124,10 +124,25 @@ for hz in "${HZS[@]}"; do
 		ts=$(val "$log" "$p times_sleep " ticks)
 		ta=$(val "$log" "$p times_alarm " ticks)
 		up=$(val "$log" "$p uptime " diff)
+		ct=$(val "$log" "$p child_times " cticks)
+		cw=$(val "$log" "$p child_times " wait4_ms)
+		cs=$(val "$log" "$p child_times " spin_ns)
 		errs=$(grep -E "$p errno " "$log" | sed -e 's/ ret=[-0-9]*//' -e 's/^usertest-[a-z]*: //')
 		nerr=$(grep -c 'want=' <<<"$errs")
 		bad_err=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } if (v["got"] != v["want"]) n++ } END { print n + 0 }' <<<"$errs")
 		[ "$tck" = 100 ] && [ "$aux" = 100 ] || ok_tck=0
+		# A 0.3 s child: its CPU time in the parent's cutime + cstime (each
+		# field rounded down on its own) and in wait4's rusage.
+		if [[ $ct =~ ^[0-9]+$ && $cw =~ ^[0-9]+$ && $cs =~ ^[0-9]+$ ]]; then
+			[ "$ct" -ge $((cs / 10000000 - 1)) ] && [ "$ct" -le $((cs / 10000000 + 1)) ] &&
+				[ "$cw" -ge $((cs / 1000000)) ] && [ "$cw" -le $((cs / 1000000 + 2)) ] ||
+				ok_child=0
+		else
+			ok_child=0
+		fi
+		grep -Eq "$p child_killed status=0xf signaled=1 sig=15$" "$log" || ok_child=0
+		grep -Eq "$p restart eintr_ret=-1 errno=4 restarted_ret=1 byte=x interrupts=1$" "$log" ||
+			ok_child=0
 		if [[ $ut =~ ^[0-9]+$ ]] && [ "$ut" -ge 98 ] && [ "$ut" -le 102 ]; then
 			[ "$ut" -lt "$umin" ] && umin=$ut
 			[ "$ut" -gt "$umax" ] && umax=$ut
@@ -157,10 +172,10 @@ for hz in "${HZS[@]}"; do
 			[ -z "${smin[$ms]}" ] || [ "$over" -lt "${smin[$ms]}" ] && smin[$ms]=$over
 			[ -z "${smax[$ms]}" ] || [ "$over" -gt "${smax[$ms]}" ] && smax[$ms]=$over
 		done
-		printf '%-6s %-5s %4s %4s %5s %6s %6s %6s %12s %12s %12s %5s %5s %4s %6s %6s\n' \
+		printf '%-6s %-5s %4s %4s %5s %6s %6s %6s %12s %12s %12s %5s %5s %4s %6s %6s %6s %6s\n' \
 			"$hz" "$libc" "${tck:-?}" "${aux:-?}" "${ut:-?}" "${clk:-?}" "${ru:-?}" \
 			"${pc:-?}" "${sl[@]}" "${ts:-?}" "${ta:-?}" "${up:-?}" \
-			"$((nerr - bad_err))/$nerr" "${pj:-?}"
+			"$((nerr - bad_err))/$nerr" "${pj:-?}" "${ct:-?}" "${cw:-?}"
 	done
 done
 echo "spread: utime $umin..$umax ticks (apart by $((umax - umin)));" \
@@ -179,6 +194,7 @@ rec $ok_sleep "nanosleep 1/10/250 ms never early at every HZ"
 rec $ok_up "/proc/uptime within 1 USER_HZ tick of CLOCK_BOOTTIME"
 rec $ok_err "bad arguments: the same error codes, every HZ and libc"
 rec $ok_poll "serial_poll=$POLL converted to jiffies at every HZ"
+rec $ok_child "a 0.3 s child in cutime+cstime and wait4; kill, SA_RESTART"
 bad_msg=0
 grep -Eq '^serial_poll=abc: not a number, using 0$' "$out/bad-serial-poll.log" && bad_msg=1
 rec $bad_msg "serial_poll=abc: one line, polling off"

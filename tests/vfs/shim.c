@@ -13,6 +13,7 @@
 
 #include "shim.h"
 #include <kernel/errno.h>
+#include <kernel/console.h>
 #include <kernel/uaccess.h>
 #include <kernel/user.h>
 
@@ -155,6 +156,31 @@ long console_ioctl(struct file *f, u32 cmd, u32 arg)
 {
 	(void)f, (void)arg;
 	return cmd == 0x5401 ? 0 : -ENOTTY;
+}
+
+/* The console controls the session of every process of the test, its group in front. */
+int console_foreground_of(const struct proc *p)
+{
+	return p->pgid;
+}
+
+/* The time files are the kernel's (kernel/proc-time.c): empty on the host. */
+int procfs_gen_cmdline(char *buf, u32 size)
+{
+	(void)buf, (void)size;
+	return 0;
+}
+
+int procfs_gen_dynhz(char *buf, u32 size)
+{
+	(void)buf, (void)size;
+	return 0;
+}
+
+int procfs_gen_timer_list(char *buf, u32 size)
+{
+	(void)buf, (void)size;
+	return 0;
 }
 
 /* No pipes on the host: pipe2 answers as a system out of them. */

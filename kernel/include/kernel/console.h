@@ -14,4 +14,18 @@ void console_init(void);
 /* The next byte typed, waiting (uninterruptibly) until there is one. */
 char console_getc(void);
 
+struct proc;
+
+/*
+ * The console becomes the controlling terminal of p's session, p's
+ * process group in the foreground: for a program the kernel starts on it.
+ */
+void console_attach(struct proc *p);
+
+/* The console's foreground group if it is p's controlling terminal, else -1 (/proc's tpgid). */
+int console_foreground_of(const struct proc *p);
+
+/* p has ended (a zombie): if it led the console's session, the console is free again. */
+void console_proc_exit(struct proc *p);
+
 #endif

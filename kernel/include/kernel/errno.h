@@ -45,6 +45,17 @@
 #define EOVERFLOW    75
 #define ENOTSUP	     95
 #define EOPNOTSUPP   95
-#define ERESTARTSYS  512 /* kernel-internal: never reaches user space */
+/*
+ * Kernel-internal, never seen by user space: a sleep a signal ended.
+ * On the way out (kernel/signal.c) the call is made again or ends with
+ * EINTR, as Linux decides: ERESTARTSYS is made again unless a handler
+ * without SA_RESTART runs, ERESTARTNOINTR always, ERESTARTNOHAND only
+ * when no handler runs; ERESTART_RESTARTBLOCK (Linux's restart_syscall,
+ * for sleeps that must not start over) is EINTR here.
+ */
+#define ERESTARTSYS	      512
+#define ERESTARTNOINTR	      513
+#define ERESTARTNOHAND	      514
+#define ERESTART_RESTARTBLOCK 516
 
 #endif

@@ -52,6 +52,8 @@ struct proc {
 	u64 tls[PROC_TLS_ENTRIES]; /* descriptors set_thread_area made */
 	u32 clear_child_tid;
 	int exit_signal;   /* sent to the parent at the end: SIGCHLD, or clone's low byte */
+	u32 umask;	   /* umask(2): inherited, 022 for the programs the kernel starts */
+	s32 syscall_nr;	   /* the call being made (Linux's orig_eax), for a restart; -1: none */
 	bool kernel_reaps; /* started by the kernel (proc_spawn): proc_wait() reaps it */
 	bool did_exec;	   /* has called execve since its fork (setpgid's EACCES) */
 	/*
@@ -128,7 +130,7 @@ void proc_release_mm(struct proc *p);
 /* Wait statuses, as <sys/wait.h> decodes them. */
 #define W_EXITCODE(code) (((code)&0xff) << 8)
 #define W_SIGNALED(sig)	 ((sig)&0x7f)
-#define W_COREDUMP	 0x80
+#define W_COREDUMP	 0x80 /* never set: no core file is ever written */
 
 /* The CPU time of p up to now, in ns. */
 void proc_cputime_ns(struct proc *p, u64 *utime, u64 *stime);

@@ -21,6 +21,7 @@ SYSCALL(24, getuid)		     /* sys.c */
 SYSCALL(27, alarm)		     /* itimer.c */
 SYSCALL(29, pause)		     /* signal.c */
 SYSCALL(33, access)		     /* file.c */
+SYSCALL(36, sync)		     /* sys.c */
 SYSCALL(37, kill)		     /* signal.c */
 SYSCALL(41, dup)		     /* file.c */
 SYSCALL(42, pipe)		     /* file.c */
@@ -31,6 +32,7 @@ SYSCALL(49, geteuid)		     /* sys.c */
 SYSCALL(50, getegid)		     /* sys.c */
 SYSCALL(54, ioctl)		     /* file.c */
 SYSCALL(57, setpgid)		     /* sys.c */
+SYSCALL(60, umask)		     /* sys.c */
 SYSCALL(63, dup2)		     /* file.c */
 SYSCALL(64, getppid)		     /* sys.c */
 SYSCALL(65, getpgrp)		     /* sys.c */
@@ -39,6 +41,7 @@ SYSCALL(76, getrlimit)		     /* sys.c */
 SYSCALL(77, getrusage)		     /* posix-timers.c */
 SYSCALL(78, gettimeofday)	     /* posix-timers.c */
 SYSCALL(85, readlink)		     /* file.c */
+SYSCALL(88, reboot)		     /* reboot.c */
 SYSCALL(91, munmap)		     /* mmap.c */
 SYSCALL(104, setitimer)		     /* itimer.c */
 SYSCALL(105, getitimer)		     /* itimer.c */
@@ -57,6 +60,7 @@ SYSCALL(147, getsid)		     /* sys.c */
 SYSCALL(158, sched_yield)	     /* sys.c */
 SYSCALL(162, nanosleep)		     /* posix-timers.c */
 SYSCALL(168, poll)		     /* poll.c */
+SYSCALL(172, prctl)		     /* sys.c */
 SYSCALL(173, rt_sigreturn)	     /* signal.c */
 SYSCALL(174, rt_sigaction)	     /* signal.c */
 SYSCALL(175, rt_sigprocmask)	     /* signal.c */
@@ -91,6 +95,7 @@ SYSCALL(300, fstatat64)		     /* file.c */
 SYSCALL(305, readlinkat)	     /* file.c */
 SYSCALL(307, faccessat)		     /* file.c */
 SYSCALL(311, set_robust_list)	     /* sys.c */
+SYSCALL(330, dup3)		     /* file.c */
 SYSCALL(331, pipe2)		     /* file.c */
 SYSCALL(340, prlimit64)		     /* sys.c */
 SYSCALL(355, getrandom)		     /* sys.c */

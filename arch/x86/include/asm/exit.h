@@ -13,5 +13,9 @@
 
 _Noreturn void machine_exit(unsigned char code);
 _Noreturn void machine_poweroff(void);
+/* Stops the CPU for good, the machine left on (reboot(2)'s halt). */
+_Noreturn void machine_halt(void);
+/* Resets the machine (reboot(2)'s restart); QEMU with -no-reboot exits, status 0. */
+_Noreturn void machine_restart(void);
 
 #endif

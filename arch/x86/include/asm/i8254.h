@@ -37,6 +37,8 @@ extern struct clock_event_device pit_clockevent;
  * Called before the PIT becomes the tick device.
  */
 void pit_idle_use_lapic(void);
+/* Whether pit_idle_use_lapic() was called: the LAPIC timer is the PIT's one-shot. */
+bool pit_idle_on_lapic(void);
 
 /* Ticks whose interrupt was merged into the next one, and counted from the TSC. */
 unsigned long pit_lost_ticks(void);
