@@ -178,18 +178,20 @@ check_inconsistency-check() {
 }
 
 check_posix_timers() {
-	local log=$1 what line
+	local log=$1 what
 	for what in "itimer virtual" "itimer prof" "itimer real" \
 		"timer_create() per thread" "timer_create() per process"; do
-		# A failed call's perror() text comes on the next line (stderr, same console).
-		line=$(grep -a -A1 -F "Check $what..." "$log" | head -2 | tr '\n' ' ')
-		if [ -z "$line" ]; then
-			echo "Check $what: not reached"
-		elif [[ $line != *"[OK]"* ]]; then
-			echo "${line% }"
-		fi
+		# "[OK]" or "Diff too high: N..[FAIL]" ends the line; a failed call's
+		# perror() text (stderr, same console) comes on the next one.
+		awk -v what="$what" '
+			BEGIN { w = "Check " what "... " }
+			!found && index($0, w) == 1 { found = 1; line = $0; if (line ~ /\[(OK|FAIL)\]/) exit; next }
+			found { line = line " " $0; exit }
+			END {
+				if (!found) print "Check " what ": not reached"
+				else if (line !~ /\[OK\] *$/) print line
+			}' "$log"
 	done
-	grep -a -F '[FAIL]' "$log" | grep -v -F 'Check ' | head -3
 }
 
 check_nsleep-lat() {
@@ -247,6 +249,10 @@ for entry in "${progs[@]}"; do
 			continue
 		fi
 		log=$out/$name.log
+		if [ ! -f "$log" ]; then
+			report "$label" "no console log: QEMU did not run"
+			continue
+		fi
 		rc=$(cat "$out/$name.rc" 2>/dev/null || echo none)
 		problems=()
 		case $rc in
