@@ -334,7 +334,8 @@ static void sort_hrtimers(struct hr_snapshot *s)
  */
 static void hrtimer_section(struct text *t)
 {
-	static struct hr_snapshot s; /* too big for a kernel stack; /proc files are made one at a time */
+	static struct hr_snapshot
+		s; /* too big for a kernel stack; /proc files are made one at a time */
 	struct dz_hrtimer_stats st;
 	int clock = -1;
 

@@ -779,7 +779,7 @@ int dz_hrtimer_clock(const struct hrtimer *t)
 	};
 
 	return t->_base < sizeof(clocks) / sizeof(clocks[0]) ? clocks[t->_base]
-							      : DZ_CLOCK_MONOTONIC;
+							     : DZ_CLOCK_MONOTONIC;
 }
 
 static bool on_set_clock(struct hrtimer *t)
