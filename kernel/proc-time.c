@@ -268,21 +268,100 @@ static void timer_section(struct text *t)
 	put(t, "\n");
 }
 
+/* The queued hrtimers, copied with interrupts off, printed with them on. */
+#define HR_SHOWN 32
+struct hr_snapshot {
+	struct {
+		const void *addr;
+		void *fn;
+		int clock;
+		s64 soft, hard;
+	} t[HR_SHOWN];
+	unsigned int n, total;
+};
+
+static bool snap_hrtimer(const struct hrtimer *h, void *arg)
+{
+	struct hr_snapshot *s = arg;
+
+	if (s->n < HR_SHOWN) {
+		s->t[s->n].addr = h;
+		s->t[s->n].fn = (void *)h->function;
+		s->t[s->n].clock = dz_hrtimer_clock(h);
+		s->t[s->n].soft = hrtimer_get_softexpires(h);
+		s->t[s->n].hard = hrtimer_get_expires(h);
+		s->n++;
+	}
+	s->total++;
+	return true;
+}
+
+static const char *clock_name(int clock)
+{
+	switch (clock) {
+	case DZ_CLOCK_REALTIME:
+		return "CLOCK_REALTIME";
+	case DZ_CLOCK_BOOTTIME:
+		return "CLOCK_BOOTTIME";
+	case DZ_CLOCK_TAI:
+		return "CLOCK_TAI";
+	default:
+		return "CLOCK_MONOTONIC";
+	}
+}
+
+/* The shown timers by clock, then by latest expiry (an insertion sort of at most 32). */
+static void sort_hrtimers(struct hr_snapshot *s)
+{
+	for (unsigned int i = 1; i < s->n; i++)
+		for (unsigned int j = i; j > 0; j--) {
+			bool later = s->t[j - 1].clock > s->t[j].clock ||
+				     (s->t[j - 1].clock == s->t[j].clock &&
+				      s->t[j - 1].hard > s->t[j].hard);
+
+			if (!later)
+				break;
+			__typeof__(s->t[0]) tmp = s->t[j];
+			s->t[j] = s->t[j - 1];
+			s->t[j - 1] = tmp;
+		}
+}
+
 /*
- * High-resolution timers (the core's queue, time/hrtimer.c): how they
- * run and how many are queued. The timers themselves are not listed: the
- * core has no walk of its queue yet. When it has, each goes here as
- * Linux prints them ("#n: <addr>, function, S:01 # expires at A-B nsecs
- * [in C to D nsecs]"), one block per clock.
+ * High-resolution timers (the core's queue, time/hrtimer.c): how they run,
+ * then each queued one as Linux prints them, by clock: its expiry and the
+ * latest it may run (the slack), and how far ahead that is on its clock.
  */
 static void hrtimer_section(struct text *t)
 {
+	static struct hr_snapshot
+		s; /* too big for a kernel stack; /proc files are made one at a time */
 	struct dz_hrtimer_stats st;
+	int clock = -1;
 
+	s.n = s.total = 0;
 	dz_hrtimer_stats(&st);
-	put(t, "hrtimers: %s, %u queued, %llu expired\n\n",
+	dz_hrtimer_for_each_queued(snap_hrtimer, &s);
+	put(t, "hrtimers: %s, %u queued, %llu expired\n",
 	    dz_hrtimer_highres() ? "high resolution" : "tick resolution", st.queued,
 	    (unsigned long long)st.expired);
+	sort_hrtimers(&s);
+	for (unsigned int i = 0; i < s.n; i++) {
+		s64 now = 0;
+
+		if (s.t[i].clock != clock) {
+			clock = s.t[i].clock;
+			put(t, " clock %s:\n", clock_name(clock));
+		}
+		dz_clock_get_ns(clock, &now);
+		put(t, " #%u: <%p>, function <%p>\n", i, s.t[i].addr, s.t[i].fn);
+		put(t, " # expires at %lld-%lld nsecs [in %lld to %lld nsecs]\n",
+		    (long long)s.t[i].soft, (long long)s.t[i].hard, (long long)(s.t[i].soft - now),
+		    (long long)(s.t[i].hard - now));
+	}
+	if (s.total > s.n)
+		put(t, " (%u more not shown)\n", s.total - s.n);
+	put(t, "\n");
 }
 
 static const char *state_name(enum clock_event_state s)

@@ -285,6 +285,19 @@ static void drain(node *n, void (*fn)(node *n, void *arg), void *arg)
 	}
 }
 
+static bool walk(const node *n, bool (*fn)(const node *n, void *arg), void *arg)
+{
+	for (; n; n = R(n))
+		if (!walk(n->left, fn, arg) || !fn(n, arg))
+			return false;
+	return true;
+}
+
+bool dz_rb_walk(const struct dz_rb_root *root, bool (*fn)(const node *n, void *arg), void *arg)
+{
+	return walk(root->node, fn, arg);
+}
+
 void dz_rb_drain(struct dz_rb_root *root, void (*fn)(node *n, void *arg), void *arg)
 {
 	node *n = root->node;

@@ -742,6 +742,46 @@ static void refile(bool (*take)(struct hrtimer *))
 	}
 }
 
+struct walk_arg {
+	bool (*fn)(const struct hrtimer *t, void *arg);
+	void *arg;
+};
+
+static bool walk_one(const struct dz_rb_node *n, void *arg)
+{
+	const struct walk_arg *w = arg;
+
+	return w->fn(timer_of_rb(n), w->arg);
+}
+
+void dz_hrtimer_for_each_queued(bool (*fn)(const struct hrtimer *t, void *arg), void *arg)
+{
+	unsigned long flags = dz_irq_save();
+	struct walk_arg w = { fn, arg };
+
+	if (!dz_rb_walk(&q.tree, walk_one, &w))
+		goto out;
+	for (unsigned int i = 0; i < SLOTS; i++)
+		for (const struct dz_hlist_node *l = q.slot[i].first; l; l = l->next)
+			if (!fn(timer_of_list(l), arg))
+				goto out;
+out:
+	dz_irq_restore(flags);
+}
+
+int dz_hrtimer_clock(const struct hrtimer *t)
+{
+	static const int clocks[] = {
+		[DZ_HRTIMER_BASE_MONOTONIC] = DZ_CLOCK_MONOTONIC,
+		[DZ_HRTIMER_BASE_REALTIME] = DZ_CLOCK_REALTIME,
+		[DZ_HRTIMER_BASE_BOOTTIME] = DZ_CLOCK_BOOTTIME,
+		[DZ_HRTIMER_BASE_TAI] = DZ_CLOCK_TAI,
+	};
+
+	return t->_base < sizeof(clocks) / sizeof(clocks[0]) ? clocks[t->_base]
+							     : DZ_CLOCK_MONOTONIC;
+}
+
 static bool on_set_clock(struct hrtimer *t)
 {
 	return t->_base == DZ_HRTIMER_BASE_REALTIME || t->_base == DZ_HRTIMER_BASE_TAI;

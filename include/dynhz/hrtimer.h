@@ -391,6 +391,26 @@ struct dz_hrtimer_stats {
 void dz_hrtimer_stats(struct dz_hrtimer_stats *st);
 
 /**
+ * dz_hrtimer_for_each_queued() - visit every queued timer (for /proc/timer_list)
+ * @fn: called with interrupts off on each queued timer until it returns
+ *	false; it must not start, cancel or free any timer
+ * @arg: passed to @fn
+ *
+ * The first ones (the tree) come in expiry order, the later ones (the
+ * wheel) slot by slot: a reader that wants them sorted sorts its copy.
+ * O(n) with interrupts off: copy a bounded number, print afterwards.
+ */
+void dz_hrtimer_for_each_queued(bool (*fn)(const struct hrtimer *t, void *arg), void *arg);
+
+/**
+ * dz_hrtimer_clock() - the clock a timer counts on
+ * @t: the timer
+ *
+ * Return: DZ_CLOCK_MONOTONIC, _BOOTTIME, _REALTIME or _TAI.
+ */
+int dz_hrtimer_clock(const struct hrtimer *t);
+
+/**
  * dz_hrtimer_highres() - do hrtimers run from a one-shot device?
  *
  * Return: true in high resolution (the boot report's "hrtimer: high

@@ -78,6 +78,18 @@ static inline struct dz_rb_node *dz_rb_right(const struct dz_rb_node *n)
 }
 
 /**
+ * dz_rb_walk() - visit the nodes in order, leaving the tree as it is
+ * @root: the tree
+ * @fn: called on every node in order until it returns false; it must not
+ *	change the tree
+ * @arg: passed to @fn
+ *
+ * Return: false if @fn stopped the walk. O(n), a stack as deep as the tree.
+ */
+bool dz_rb_walk(const struct dz_rb_root *root, bool (*fn)(const struct dz_rb_node *n, void *arg),
+		void *arg);
+
+/**
  * dz_rb_drain() - empty the tree, node by node
  * @root: the tree
  * @fn: called on every node, children before their parent (so it may reuse

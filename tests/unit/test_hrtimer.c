@@ -1182,6 +1182,30 @@ static s64 q_rand_key(void)
 	return now + (s64)(rnd(1ULL << rnd(63)) + 1);
 }
 
+/* dz_hrtimer_for_each_queued(): every queued timer once, and no other. */
+static int q_seen[NQ];
+
+static bool q_visit(const struct hrtimer *t, void *arg)
+{
+	int i = (int)(t - q_t);
+
+	(void)arg;
+	assert_true(i >= 0 && i < NQ);
+	assert_int_equal(dz_hrtimer_clock(t), DZ_CLOCK_MONOTONIC);
+	q_seen[i]++;
+	return true;
+}
+
+static void q_check_walk(int step)
+{
+	memset(q_seen, 0, sizeof(q_seen));
+	dz_hrtimer_for_each_queued(q_visit, NULL);
+	for (int i = 0; i < NQ; i++)
+		if (q_seen[i] != (q_on[i] ? 1 : 0))
+			fail_msg("step %d: the walk saw timer %d %d times, queued %d", step, i,
+				 q_seen[i], q_on[i]);
+}
+
 static void test_queue_order(void **state)
 {
 	(void)state;
@@ -1199,6 +1223,8 @@ static void test_queue_order(void **state)
 
 		if (f < 0)
 			break;
+		if (step % 997 == 0)
+			q_check_walk(step);
 		if (dz_hrtimer_next_key() != q_key[f])
 			fail_msg("step %d: the queue's first key is %lld, the model's %lld (timer "
 				 "%d)",

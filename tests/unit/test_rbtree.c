@@ -110,6 +110,17 @@ static void walk(struct dz_rb_node *n)
 	walk(dz_rb_right(n));
 }
 
+/* dz_rb_walk(): the same order as the model, and it stops when told. */
+static unsigned int visited, stop_after;
+
+static bool visit(const struct dz_rb_node *n, void *arg)
+{
+	(void)arg;
+	assert_true(visited < count);
+	assert_ptr_equal(item_of((struct dz_rb_node *)n), model[visited]);
+	return ++visited != stop_after;
+}
+
 static void verify(void)
 {
 	int depth = 0, log2 = 0;
@@ -117,6 +128,16 @@ static void verify(void)
 	walked = 0;
 	walk(root.node);
 	assert_int_equal(walked, count);
+	visited = 0;
+	stop_after = 0;
+	assert_true(dz_rb_walk(&root, visit, NULL));
+	assert_int_equal(visited, count);
+	if (count) {
+		visited = 0;
+		stop_after = count / 2 + 1;
+		assert_false(dz_rb_walk(&root, visit, NULL));
+		assert_int_equal(visited, stop_after);
+	}
 	assert_ptr_equal(item_of(dz_rb_first(&root)), count ? model[0] : NULL);
 	assert_true(black(root.node));
 	assert_true(check(root.node, 0, &depth) > 0);
