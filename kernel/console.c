@@ -43,6 +43,7 @@
 #include <kernel/string.h>
 #include <asm/serial.h>
 #include <dynhz/jiffies.h>
+#include <dynhz/retune.h>
 #include <dynhz/port.h>
 
 #define RX_SIZE	   256	/* a power of two */
@@ -262,6 +263,7 @@ char console_getc(void)
 static int rx_get_user(struct file *f, long *timeout)
 {
 	struct proc *p = proc_current();
+	u32 gen = dz_hz_generation(); /* of *timeout: a change of HZ rebases it */
 	DEFINE_WAIT(w);
 	int ret;
 
@@ -282,7 +284,7 @@ static int rx_get_user(struct file *f, long *timeout)
 			ret = -ERESTARTSYS;
 			break;
 		}
-		*timeout = schedule_timeout(*timeout);
+		*timeout = schedule_timeout_gen(*timeout, &gen);
 	}
 	finish_wait(&rx_wq, &w);
 	return ret;

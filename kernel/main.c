@@ -52,6 +52,7 @@
 #include <kernel/mm.h>
 #include <kernel/vfs.h>
 #include <kernel/kimage.h>
+#include <kernel/retune.h>
 #include <asm/paging.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/printk.h>
@@ -405,6 +406,7 @@ _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 	print_cmdline();
 	local_irq_enable();
 	clock_init(boot_cmdline);
+	retune_init();
 	realtime_init();
 	print_memory();
 	vfs_init(initrd, initrd_size);

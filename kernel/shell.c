@@ -10,6 +10,7 @@
 #include <kernel/string.h>
 #include <kernel/user.h>
 #include <kernel/proc.h>
+#include <kernel/retune.h>
 #include <asm/tsc.h>
 #include <asm/lapic.h>
 #include <asm/pic.h>
@@ -62,6 +63,7 @@ static void cmd_help(const char *arg)
 		"help         this list",
 		"uptime       time since boot, from the TSC and from jiffies",
 		"hz           the tick: HZ, its source, the exact period, the clocks",
+		"hz <N>       change HZ now, 19 to 10000",
 		"timers       the timer wheel's counters",
 		"stat         threads and their CPU time in USER_HZ ticks",
 		"sleep <ms>   msleep(ms), measured on the TSC",
@@ -86,9 +88,13 @@ static void cmd_uptime(const char *arg)
 		  (unsigned long)jiffies, (unsigned long long)get_jiffies_64());
 }
 
+/* hz: the report; hz N: HZ becomes N (the core prints the change, or why not, in one line). */
 static void cmd_hz(const char *arg)
 {
-	(void)arg;
+	if (*arg) {
+		hz_set_str(arg, strlen(arg));
+		return;
+	}
 	dz_hz_report();
 	dz_printk("clocks: tsc %llu Hz (clocksource)", (unsigned long long)tsc_hz());
 	if (lapic_timer_hz())

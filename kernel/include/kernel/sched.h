@@ -115,6 +115,8 @@ dz_uclock_t sched_thread_cputime(struct thread *t);
 
 /* Sleeping (kernel/sleep.c). */
 long schedule_timeout(long timeout);
+/* A count carried with its HZ generation (kernel/retune.h): rebased before it is armed. */
+long schedule_timeout_gen(long timeout, u32 *gen);
 long schedule_timeout_interruptible(long timeout);
 long schedule_timeout_uninterruptible(long timeout);
 void msleep(unsigned int msecs);

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/*
+ * HZ changed at runtime, the kernel's side (see kernel/retune.h): the
+ * dynhz_hz system call, the text interface the shell and /proc share,
+ * and the history of changes that rebases a thread's jiffies count.
+ */
+#include <kernel/retune.h>
+#include <kernel/errno.h>
+#include <kernel/syscall.h>
+#include <kernel/sched.h>
+#include <dynhz/retune.h>
+#include <dynhz/port.h>
+#include <dynhz/printk.h>
+
+static struct dz_retune_info history[RETUNE_HISTORY];
+
+/* At the boundary, interrupts off: what retune_rebase() needs later. */
+static void remember(const struct dz_retune_info *info)
+{
+	history[info->generation % RETUNE_HISTORY] = *info;
+}
+
+void retune_init(void)
+{
+	if (dz_hz_retune_hook(remember))
+		dz_printk("retune: no hook left, sleeps carried across a change are not rebased\n");
+}
+
+long retune_rebase(long timeout, u32 *gen)
+{
+	u32 now = dz_hz_generation(), g = *gen;
+
+	*gen = now;
+	if (timeout == MAX_SCHEDULE_TIMEOUT || timeout <= 0 || g == now)
+		return timeout;
+	/*
+	 * More changes than remembered between two instructions of a thread
+	 * cannot happen at 10000 Hz at most; the oldest remembered one stands in.
+	 */
+	if (now - g > RETUNE_HISTORY)
+		g = now - RETUNE_HISTORY;
+	while (g != now) {
+		g++;
+		timeout = (long)dz_retune_jiffies(&history[g % RETUNE_HISTORY],
+						  (unsigned long)timeout);
+	}
+	return timeout;
+}
+
+#define HZ_TEXT_MAX 64 /* what the boot parameter's message shows of a value */
+
+int hz_set_str(const char *s, u32 len)
+{
+	char buf[HZ_TEXT_MAX + 4];
+	u32 i;
+
+	if (len && s[len - 1] == '\n')
+		len--;
+	for (i = 0; i < len && i < HZ_TEXT_MAX; i++)
+		buf[i] = s[i];
+	/* Longer than any number, so not one (Linux's sysctl: EINVAL); shown cut. */
+	if (len > HZ_TEXT_MAX)
+		for (int k = 0; k < 3; k++)
+			buf[i++] = '.';
+	buf[i] = '\0';
+	return dz_hz_retune_str(buf);
+}
+
+/*
+ * long dynhz_hz(unsigned int hz, unsigned int flags): Linux has no such
+ * call (its HZ is built in); a power daemon's. hz 0 asks: the current HZ.
+ * Otherwise HZ becomes hz at the next tick boundary: 0, or -ERANGE outside
+ * 19..10000 (as hz=), -EINVAL for flags (none is defined, as Linux refuses
+ * unknown flags) or a rate the device cannot make, -EPERM in the constant
+ * build. Every id is root's here: no other permission check.
+ */
+long sys_dynhz_hz(const struct syscall_args *args)
+{
+	u32 hz = args->a[0], flags = args->a[1];
+
+	if (flags)
+		return -EINVAL;
+	if (!hz)
+		return (long)HZ;
+	return dz_hz_retune(hz);
+}
