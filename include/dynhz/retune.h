@@ -48,9 +48,9 @@ int dz_hz_retune_str(const char *s);
 struct dz_retune_info {
 	unsigned int old_hz, new_hz;
 	struct dz_tick_period old_period, new_period; /* exact, as the device reported */
-	unsigned long jiffies;			      /* the boundary: the last tick of the old rate */
-	unsigned long timers;			      /* jiffies timers the core re-expressed */
-	u32 generation;				      /* new generation, counts changes since boot */
+	unsigned long jiffies; /* the boundary: the last tick of the old rate */
+	unsigned long timers;  /* jiffies timers the core re-expressed */
+	u32 generation;	       /* new generation, counts changes since boot */
 };
 
 #define DZ_RETUNE_HOOKS_MAX 8
