@@ -18,6 +18,7 @@
  *	idletest=<s>		idle s seconds with one 1 Hz timer, count the wakeups, exit
  *	cputest=<s>		init, a busy thread that exits, s seconds idle, cpu times, exit
  *	ticktest=<n>		the cost of the timer tick over n ticks of a busy CPU, exit
+ *	retunetest[=<ms>]	HZ changed under sleepers and a program, each rate <ms>, exit
  *	noshell			power off after the demonstration
  *	nowrap			test hook: the self-test skips its wait for the jiffies wrap
  *	timeslice=<n>		round-robin slice in USER_HZ ticks (default 10)
@@ -185,8 +186,8 @@ static const struct {
 	const char *name;
 	bool ends_boot;
 } modes[] = {
-	{ "selftest", true }, { "usertest", true }, { "cputest", true },
-	{ "ticktest", true }, { "idletest", true }, { "init", false },
+	{ "selftest", true }, { "usertest", true },   { "cputest", true }, { "ticktest", true },
+	{ "idletest", true }, { "retunetest", true }, { "init", false },
 };
 
 /*
@@ -196,7 +197,7 @@ static const struct {
 static void modes_check(void)
 {
 	const char *winner = crash_kind != CRASH_NONE ? "crash" : NULL;
-	char lost[64]; /* all the names fit */
+	char lost[96]; /* all the names fit */
 	int n = 0;
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(modes); i++) {
@@ -224,6 +225,7 @@ static void params_check(void)
 	idletest_setup(boot_cmdline);
 	cputest_setup(boot_cmdline);
 	ticktest_setup(boot_cmdline);
+	retunetest_setup(boot_cmdline);
 	modes_check();
 }
 
@@ -339,6 +341,8 @@ static void init_thread(void *arg)
 		machine_exit(ticktest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	if (cmdline_has("idletest"))
 		machine_exit(idletest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	if (cmdline_has("retunetest"))
+		machine_exit(retunetest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	run_init();
 	demo_run();
 	if (!cmdline_has("noshell"))

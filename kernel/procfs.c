@@ -532,6 +532,8 @@ static long write_hz(u32 ubuf, u32 len)
 	u32 n = len < sizeof(buf) ? len : sizeof(buf);
 	int ret;
 
+	if (!len)
+		return 0; /* as Linux's: nothing written, nothing done */
 	if (copy_from_user(buf, ubuf, n))
 		return -EFAULT;
 	ret = hz_set_str(buf, n);

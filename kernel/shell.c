@@ -227,6 +227,17 @@ static bool run_line(char *line)
 	return true;
 }
 
+void shell_exec(const char *line)
+{
+	char buf[LINE_SIZE];
+	size_t n = strlen(line);
+
+	n = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
+	memcpy(buf, line, n);
+	buf[n] = '\0';
+	run_line(buf);
+}
+
 void shell_run(void)
 {
 	char line[LINE_SIZE];
