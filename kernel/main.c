@@ -19,6 +19,7 @@
  *	cputest=<s>		init, a busy thread that exits, s seconds idle, cpu times, exit
  *	ticktest=<n>		the cost of the timer tick over n ticks of a busy CPU, exit
  *	retunetest[=<ms>]	HZ changed under sleepers and a program, each rate <ms>, exit
+ *	retunebench		the interrupt-off window of a change of HZ, 1 to 100000 timers, exit
  *	noshell			power off after the demonstration
  *	nowrap			test hook: the self-test skips its wait for the jiffies wrap
  *	timeslice=<n>		round-robin slice in USER_HZ ticks (default 10)
@@ -169,8 +170,8 @@ static void crash_on_request(void)
  */
 static void flags_check(void)
 {
-	static const char *const flags[] = { "selftest", "usertest", "noshell", "nowrap",
-					     "selftest_after_init" };
+	static const char *const flags[] = { "selftest", "usertest",	"noshell",
+					     "nowrap",	 "retunebench", "selftest_after_init" };
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(flags); i++) {
 		const char *const names[] = { flags[i], NULL };
@@ -186,8 +187,8 @@ static const struct {
 	const char *name;
 	bool ends_boot;
 } modes[] = {
-	{ "selftest", true }, { "usertest", true },   { "cputest", true }, { "ticktest", true },
-	{ "idletest", true }, { "retunetest", true }, { "init", false },
+	{ "selftest", true }, { "usertest", true },   { "cputest", true },     { "ticktest", true },
+	{ "idletest", true }, { "retunetest", true }, { "retunebench", true }, { "init", false },
 };
 
 /*
@@ -343,6 +344,8 @@ static void init_thread(void *arg)
 		machine_exit(idletest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	if (cmdline_has("retunetest"))
 		machine_exit(retunetest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	if (cmdline_has("retunebench"))
+		machine_exit(retunebench_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	run_init();
 	demo_run();
 	if (!cmdline_has("noshell"))

@@ -44,6 +44,7 @@
 #define PIT_MODE_SQUARE	  3 /* square wave: periodic, half high, half low */
 
 u64 x86_tick_start_tsc;
+u64 x86_tick_irq_tsc;
 
 static void pit_load(unsigned int mode, unsigned int count)
 {
@@ -114,6 +115,7 @@ static void pit_interrupt(void *data)
 	if (track.periodic) {
 		u64 now = rdtsc();
 
+		x86_tick_irq_tsc = now;
 		if (unlikely(track.fresh) && restart_edge(now))
 			return;
 		k = periods_since_ref(now);

@@ -55,5 +55,7 @@ int hz_set_str(const char *s, u32 len);
 /* The selftest of the retune boot mode (kernel/retunetest.c). */
 void retunetest_setup(const char *cmdline);
 int retunetest_run(void);
+/* The interrupt-off window of a change with 1, 1000, 100000 timers pending (kernel/retunebench.c). */
+int retunebench_run(void);
 
 #endif
