@@ -82,9 +82,9 @@ static long scan(u32 ufds, u32 nfds, struct wait_queue_entry *w)
 SYSCALL_DEFINE3(poll, u32, ufds, u32, nfds, int, timeout_ms)
 {
 	struct proc *p = proc_current();
+	u32 gen = dz_hz_generation(); /* of left, read first: a change of HZ rebases it */
 	long left = timeout_ms < 0 ? MAX_SCHEDULE_TIMEOUT
 				   : (long)msecs_to_jiffies((unsigned int)timeout_ms);
-	u32 gen = dz_hz_generation(); /* of left: a change of HZ rebases it */
 	DEFINE_WAIT(w);
 	long ret;
 

@@ -28,6 +28,7 @@
 #include <dynhz/jiffies.h>
 #include <dynhz/tick.h>
 #include <dynhz/timekeeping.h>
+#include <dynhz/retune.h>
 
 #define CLOCK_REALTIME		 0
 #define CLOCK_MONOTONIC		 1
@@ -347,6 +348,7 @@ static long sleep_until(u64 end, u64 *left)
 {
 	struct proc *p = proc_current();
 	long ret = 0;
+	u32 gen;
 	u64 now;
 
 	thread_doing("nanosleep");
@@ -359,7 +361,8 @@ static long sleep_until(u64 end, u64 *left)
 			ret = -EINTR;
 			break;
 		}
-		schedule_timeout((long)nsecs_to_jiffies(end - now));
+		gen = dz_hz_generation(); /* before the count: a change of HZ rebases it */
+		schedule_timeout_gen((long)nsecs_to_jiffies(end - now), &gen);
 	}
 	thread_doing("running a user program");
 	return ret;

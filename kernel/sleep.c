@@ -111,8 +111,8 @@ long schedule_timeout_uninterruptible(long timeout)
 /* The count carried in its generation: a change of HZ between two sleeps is rebased. */
 void msleep(unsigned int msecs)
 {
+	u32 gen = dz_hz_generation(); /* read before the count */
 	u64 end = ktime_get_ns() + (u64)msecs * NSEC_PER_MSEC, now;
-	u32 gen = dz_hz_generation();
 	long timeout = (long)msecs_to_jiffies(msecs);
 
 	while (timeout) {

@@ -55,8 +55,8 @@ int wake_up(struct wait_queue_head *wq);
  */
 #define wait_event_timeout(wq, cond, timeout)                              \
 	({                                                                 \
+		u32 g_ = dz_hz_generation(); /* read before the count */   \
 		long t_ = (timeout);                                       \
-		u32 g_ = dz_hz_generation();                               \
 		DEFINE_WAIT(w_);                                           \
 		for (;;) {                                                 \
 			prepare_to_wait(&(wq), &w_, TASK_UNINTERRUPTIBLE); \
