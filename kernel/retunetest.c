@@ -71,9 +71,10 @@ static u64 slowest(u32 g0, u32 g1)
 	return p;
 }
 
-enum sleep_kind { SLEEP_TIMEOUT, SLEEP_MSLEEP, SLEEP_WAIT_EVENT, SLEEP_KINDS };
+enum sleep_kind { SLEEP_TIMEOUT, SLEEP_MSLEEP, SLEEP_WAIT_EVENT, SLEEP_WOKEN, SLEEP_KINDS };
 
-static const char *const kind_names[] = { "schedule_timeout", "msleep", "wait_event_timeout" };
+static const char *const kind_names[] = { "schedule_timeout", "msleep", "wait_event_timeout",
+					  "wait_event_timeout woken" };
 
 struct sleeper {
 	enum sleep_kind kind;
@@ -116,12 +117,11 @@ static void judge(struct sleeper *s, u64 d, u64 lo, u64 hi, unsigned int ms, u32
 	if (late > s->worst_late_ns || s->sleeps == 1)
 		s->worst_late_ns = late;
 	if (early > 0 && s->short_ones++ < 3)
-		dz_printk(
-			"retunetest: %s(%u ms) slept %llu ns, short of %llu (generations %u..%u)\n",
-			kind_names[s->kind], ms, (unsigned long long)d, (unsigned long long)lo, g0,
-			g1);
+		dz_printk("retunetest: %s(%u ms): %llu ns, below %llu (generations %u..%u)\n",
+			  kind_names[s->kind], ms, (unsigned long long)d, (unsigned long long)lo,
+			  g0, g1);
 	if (late > 0 && s->long_ones++ < 3)
-		dz_printk("retunetest: %s(%u ms) slept %llu ns, over %llu (generations %u..%u)\n",
+		dz_printk("retunetest: %s(%u ms): %llu ns, above %llu (generations %u..%u)\n",
 			  kind_names[s->kind], ms, (unsigned long long)d, (unsigned long long)hi,
 			  g0, g1);
 }
@@ -149,6 +149,71 @@ static void sleeper_thread(void *arg)
 		else
 			judge(s, d, asked > p0 ? asked - p0 : 0,
 			      asked + p0 + slowest(g0, g1) + WAKE_SLACK_NS, ms, g0, g1);
+	}
+	s->done = true;
+	thread_exit();
+}
+
+/* The woken waits' other half: wakes the waiter after the asked ms, with msleep. */
+static DECLARE_WAIT_QUEUE_HEAD(request_wq);
+static DECLARE_WAIT_QUEUE_HEAD(woken_wq);
+static volatile unsigned int request_ms;
+static volatile bool woken;
+
+static void waker_thread(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		unsigned int ms;
+
+		wait_event(request_wq, request_ms || stop);
+		if (stop && !request_ms)
+			break;
+		ms = request_ms;
+		msleep(ms);
+		request_ms = 0;
+		woken = true;
+		wake_up(&woken_wq);
+	}
+	thread_exit();
+}
+
+/*
+ * wait_event_timeout() woken a third of the way: what it returns left, in
+ * the jiffies of the HZ it returns at, must be the real time left of the
+ * time it was given (schedule_timeout() reads it from its re-expressed
+ * timer): no less than what the TSC says was left, less the tick in
+ * progress at the start; no more than that plus two ticks of the slowest
+ * rate (the rounding up of a change, the tick in progress now).
+ */
+static void woken_thread(void *arg)
+{
+	static const unsigned int ms_list[] = { 90, 250, 130, 400 };
+	struct sleeper *s = arg;
+
+	for (unsigned int i = 0; !stop; i++) {
+		unsigned int ms = ms_list[i % ARRAY_SIZE(ms_list)];
+		u32 g0 = dz_hz_generation(), g1;
+		u64 p0 = period_ns[g0 % GENS], t0 = tsc_now_ns(), d, rem,
+		    asked = (u64)ms * NSEC_PER_MSEC;
+		long left;
+
+		woken = false;
+		request_ms = ms / 3;
+		wake_up(&request_wq);
+		left = wait_event_timeout(woken_wq, woken, (long)msecs_to_jiffies(ms));
+		d = tsc_now_ns() - t0;
+		g1 = dz_hz_generation();
+		rem = (u64)left * period_ns[g1 % GENS];
+		if (!left) {
+			dz_printk("retunetest: woken wait of %u ms timed out\n", ms);
+			s->short_ones++;
+			wait_event(woken_wq, woken);
+			continue;
+		}
+		most = asked + 2 * slowest(g0, g1) + WAKE_SLACK_NS;
+		judge(s, rem, asked > d + p0 ? asked - d - p0 : 0, most > d ? most - d : 0, ms, g0,
+		      g1);
 	}
 	s->done = true;
 	thread_exit();
@@ -266,6 +331,7 @@ static int spawn_watcher(void)
 static void stop_sleepers(void)
 {
 	stop = true;
+	wake_up(&request_wq);
 	for (unsigned int k = 0; k < SLEEP_KINDS; k++) {
 		struct sleeper *s = &sleepers[k];
 
@@ -303,9 +369,12 @@ int retunetest_run(void)
 	dz_hz_retune_hook(remember_period);
 	for (unsigned int k = 0; k < SLEEP_KINDS; k++) {
 		sleepers[k].kind = (enum sleep_kind)k;
-		if (!kthread_run(sleeper_thread, &sleepers[k], kind_names[k]))
+		if (!kthread_run(k == SLEEP_WOKEN ? woken_thread : sleeper_thread, &sleepers[k],
+				 kind_names[k]))
 			dz_panic("retunetest: no thread left");
 	}
+	if (!kthread_run(waker_thread, NULL, "waker"))
+		dz_panic("retunetest: no thread left");
 	pid = spawn_watcher();
 	bad_shell_values();
 	for (unsigned int i = 0; i < ARRAY_SIZE(steps); i++) {
