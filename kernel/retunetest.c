@@ -194,8 +194,8 @@ static void woken_thread(void *arg)
 	for (unsigned int i = 0; !stop; i++) {
 		unsigned int ms = ms_list[i % ARRAY_SIZE(ms_list)];
 		u32 g0 = dz_hz_generation(), g1;
-		u64 p0 = period_ns[g0 % GENS], t0 = tsc_now_ns(), d, rem,
-		    asked = (u64)ms * NSEC_PER_MSEC;
+		u64 p0 = period_ns[g0 % GENS], t0 = tsc_now_ns(), d, rem, most;
+		u64 asked = (u64)ms * NSEC_PER_MSEC;
 		long left;
 
 		woken = false;
