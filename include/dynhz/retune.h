@@ -31,7 +31,9 @@
  * returns 0); -DZ_ERANGE outside 19..10000, with the same one-line message
  * as the hz= boot parameter and nothing changed; -DZ_EPERM in the constant
  * build, one line ("hz: constant build, HZ is N"); -DZ_EINVAL if the tick
- * device cannot make the rate (nothing changed).
+ * device cannot make the rate or the core has no exact conversions for the
+ * period it makes (nothing changed but the phase of the tick); -DZ_EBUSY
+ * before the tick runs or while another change waits for its tick.
  */
 int dz_hz_retune(unsigned int hz);
 
@@ -79,5 +81,15 @@ unsigned long dz_retune_jiffies(const struct dz_retune_info *info, unsigned long
 
 /* Changes of HZ since boot (0 until the first). */
 u32 dz_hz_generation(void);
+
+/**
+ * dz_hz_retune_set_wait() - how dz_hz_retune() waits for the tick
+ * @wait: called in a loop until the change is applied, with interrupts
+ *        enabled; NULL (the default) spins. The kernel may halt until the
+ *        next interrupt (sti; hlt), without entering tickless idle, which
+ *        would stop the very tick it waits for; the hosted port delivers
+ *        the simulated device's next interrupt.
+ */
+void dz_hz_retune_set_wait(void (*wait)(void));
 
 #endif
