@@ -11,6 +11,7 @@
 #include <dynhz/retune.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
+#include <asm/cpu.h>
 
 static struct dz_retune_info history[RETUNE_HISTORY];
 
@@ -20,8 +21,18 @@ static void remember(const struct dz_retune_info *info)
 	history[info->generation % RETUNE_HISTORY] = *info;
 }
 
+/*
+ * dz_hz_retune() waits for the next tick halted, not spinning: as the
+ * caller runs, the CPU is not idle, so the tick it waits for is not stopped.
+ */
+static void retune_wait(void)
+{
+	safe_halt();
+}
+
 void retune_init(void)
 {
+	dz_hz_retune_set_wait(retune_wait);
 	if (dz_hz_retune_hook(remember))
 		dz_printk("retune: no hook left, sleeps carried across a change are not rebased\n");
 }
