@@ -308,7 +308,32 @@ static void bad_shell_values(void)
 		shell_hz(bad_values[i], HZ, gen);
 }
 
-/* The constant build refuses every interface in one line and changes nothing. */
+static int spawn_watcher(const char *arg)
+{
+	const char *const argv[] = { "/sbin/hzwatch", arg, NULL };
+	static const char *const envp[] = { "HOME=/", NULL };
+
+	return proc_spawn(argv[0], argv, envp);
+}
+
+/* The status of the program spawn_watcher() started: 0. */
+static void wait_watcher(int pid)
+{
+	int status;
+
+	if (pid < 0) {
+		check(false, "/sbin/hzwatch: cannot run it (%d)", pid);
+		return;
+	}
+	status = proc_wait(pid);
+	check(status == 0, "/sbin/hzwatch: wait status 0x%x", (unsigned int)status);
+}
+
+/*
+ * The constant build refuses every interface in one line and changes
+ * nothing: the shell here, the call from the kernel, and /proc and the
+ * call from /sbin/hzwatch's user space.
+ */
 static int __attribute__((unused)) constant_build(void)
 {
 	struct syscall_args args = { { 100, 0 }, NULL };
@@ -316,16 +341,9 @@ static int __attribute__((unused)) constant_build(void)
 
 	shell_hz("100", HZ, 0);
 	check(r == -EPERM, "dynhz_hz(100) in the constant build: %ld, not -EPERM", r);
+	wait_watcher(spawn_watcher("constant"));
 	dz_printk("retunetest: constant build: %s\n", failures ? "FAILED" : "ok");
 	return failures;
-}
-
-static int spawn_watcher(void)
-{
-	static const char *const argv[] = { "/sbin/hzwatch", "7", NULL };
-	static const char *const envp[] = { "HOME=/", NULL };
-
-	return proc_spawn(argv[0], argv, envp);
 }
 
 static void stop_sleepers(void)
@@ -358,7 +376,7 @@ void retunetest_setup(const char *cmdline)
 int retunetest_run(void)
 {
 	bool periodic = !dz_tick_nohz_active() && !dz_hrtimer_highres();
-	int pid, status;
+	int pid;
 
 	dz_printk("retunetest: hz=%u dwell=%lu ms periodic=%s\n", HZ, dwell_ms,
 		  periodic ? "yes" : "no");
@@ -375,7 +393,7 @@ int retunetest_run(void)
 	}
 	if (!kthread_run(waker_thread, NULL, "waker"))
 		dz_panic("retunetest: no thread left");
-	pid = spawn_watcher();
+	pid = spawn_watcher("7");
 	bad_shell_values();
 	for (unsigned int i = 0; i < ARRAY_SIZE(steps); i++) {
 		char v[8];
@@ -386,12 +404,7 @@ int retunetest_run(void)
 	}
 	measure_rate(periodic);
 	stop_sleepers();
-	if (pid < 0) {
-		check(false, "/sbin/hzwatch: cannot run it (%d)", pid);
-	} else {
-		status = proc_wait(pid);
-		check(status == 0, "/sbin/hzwatch: wait status 0x%x", (unsigned int)status);
-	}
+	wait_watcher(pid);
 	dz_printk("retunetest: %s\n", failures ? "FAILED" : "ok");
 	return failures;
 }

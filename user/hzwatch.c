@@ -6,6 +6,8 @@
  * retunetest, which changes HZ 1000 -> 100 -> 333 -> 10000 -> 24.
  *
  *	hzwatch [seconds]	(default 7)
+ *	hzwatch constant	the constant build: every change refused with
+ *				EPERM, bad values still EINVAL and ERANGE
  *
  * 1. Bad values, at once: written to /proc/sys/kernel/hz ("abc", "5",
  *    "20000", "1e3", "-100" and a 100-byte number) and given to the
@@ -243,14 +245,32 @@ static void good_values(void)
 	expect_hz("dynhz_hz(1000)", 1000);
 }
 
+/* The constant build: HZ stays, a good value is refused (EPERM) by both doors. */
+static void constant_build(void)
+{
+	long hz = dynhz_hz(0, 0);
+	int e = write_hz_file(hz == 100 ? "250\n" : "100\n", 4);
+
+	if (e != EPERM)
+		fail("constant build: write to " HZ_FILE ": errno %d, not EPERM", e);
+	expect_hz("a refused write", hz);
+	if (dynhz_hz(hz == 100 ? 250 : 100, 0) != -1 || errno != EPERM)
+		fail("constant build: dynhz_hz(): errno %d, not EPERM", errno);
+	expect_hz("a refused call", hz);
+}
+
 int main(int argc, char **argv)
 {
 	int seconds = argc > 1 ? atoi(argv[1]) : 7;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	bad_values();
-	watch(seconds > 0 ? seconds : 7);
-	good_values();
+	if (argc > 1 && !strcmp(argv[1], "constant"))
+		constant_build();
+	else
+		watch(seconds > 0 ? seconds : 7);
+	if (argc == 1 || strcmp(argv[1], "constant"))
+		good_values();
 	if (failures) {
 		printf("hzwatch: FAILED: %d checks\n", failures);
 		return 1;

@@ -10,7 +10,8 @@
 # rate it counts the tick device's interrupts and jiffies per second of
 # TSC time. Here we read its lines and the core's: one "hz: A -> B at
 # jiffies J, N timers re-expressed" per change, in order, and the hz=
-# messages of the bad values. The constant build must refuse in one line.
+# messages of the bad values. The constant build must refuse in one line,
+# by every door (hzwatch constant: EPERM from /proc and from the call).
 #
 #	tests/retune/check.sh [name-regex]
 cd "$(dirname "$0")/../.." || exit 1
@@ -54,6 +55,7 @@ run_case() {
 		grep -q '^retunetest: constant build: ok$' "$log" || why+=("no 'constant build: ok'")
 		grep -q '^hz: constant build, HZ is 250$' "$log" ||
 			why+=("no 'hz: constant build, HZ is 250'")
+		grep -q '^hzwatch: ok$' "$log" || why+=("no 'hzwatch: ok' (the refusals from user space)")
 	else
 		grep -q '^retunetest: ok$' "$log" || why+=("no 'retunetest: ok'")
 		grep -q '^hzwatch: ok$' "$log" || why+=("no 'hzwatch: ok'")
