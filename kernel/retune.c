@@ -14,10 +14,16 @@
 #include <asm/cpu.h>
 
 static struct dz_retune_info history[RETUNE_HISTORY];
+u64 retune_hooks_tsc;
 
-/* At the boundary, interrupts off: what retune_rebase() needs later. */
+/*
+ * At the boundary, interrupts off: what retune_rebase() needs later. The
+ * first hook (registered at boot, before the scheduler's): where the
+ * core's part of the change ends and the kernel's begins (retunebench).
+ */
 static void remember(const struct dz_retune_info *info)
 {
+	retune_hooks_tsc = rdtsc();
 	history[info->generation % RETUNE_HISTORY] = *info;
 }
 

@@ -28,6 +28,9 @@
 
 void retune_init(void);
 
+/* The TSC when the first retune hook ran, at the last change (kernel/retunebench.c). */
+extern u64 retune_hooks_tsc;
+
 /**
  * retune_rebase() - a count of jiffies of generation *gen in the current unit
  * @timeout: jiffies still to wait, counted in generation *gen
