@@ -11,7 +11,6 @@
 #include <dynhz/retune.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
-#include <asm/cpu.h>
 
 static struct dz_retune_info history[RETUNE_HISTORY];
 u64 retune_hooks_tsc;
@@ -28,12 +27,13 @@ static void remember(const struct dz_retune_info *info)
 }
 
 /*
- * dz_hz_retune() waits for the next tick halted, not spinning: as the
- * caller runs, the CPU is not idle, so the tick it waits for is not stopped.
+ * dz_hz_retune() waits for the next tick without spinning: other threads
+ * run meanwhile, or the CPU halts. The caller stays runnable, so the CPU
+ * is not idle and the tick it waits for is not stopped.
  */
 static void retune_wait(void)
 {
-	safe_halt();
+	sched_wait_interrupt();
 }
 
 void retune_init(void)

@@ -210,6 +210,24 @@ _Noreturn void cpu_idle(void)
 	}
 }
 
+/*
+ * Waiting for an interrupt without sleeping on anything (dz_hz_retune()
+ * waits for a tick so): the threads that are runnable run first, else the
+ * CPU halts until the next interrupt. Halting with others runnable would
+ * starve them: an interrupt that wakes one asks for no switch while
+ * current is not the idle thread.
+ */
+void sched_wait_interrupt(void)
+{
+	local_irq_disable();
+	if (!list_empty(&runqueue)) {
+		local_irq_enable();
+		schedule();
+		return;
+	}
+	safe_halt(); /* sti; hlt: no wake-up slips in between */
+}
+
 unsigned long sched_timeslice(void)
 {
 	return timeslice;

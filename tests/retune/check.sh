@@ -33,7 +33,12 @@ build_kernels retune "$out"
 cases=(
 	"pit-periodic|hz=1000 nohz=off highres=off retunetest|variable"
 	"lapic-periodic|hz=1000 clockevent=lapic nohz=off highres=off retunetest|variable"
+	"pit-periodic-200ms|hz=1000 nohz=off highres=off retunetest=200|variable"
+	"lapic-nohz-highres-200ms|hz=1000 clockevent=lapic retunetest=200|variable"
 	"pit-nohz-highres|hz=1000 retunetest|variable"
+	"pit-nohz-tickres|hz=1000 highres=off retunetest|variable"
+	"lapic-nohz-highres|hz=1000 clockevent=lapic retunetest|variable"
+	"lapic-nohz-tickres|hz=1000 clockevent=lapic highres=off retunetest|variable"
 	"debug-pit-periodic|hz=1000 nohz=off highres=off retunetest|debug"
 	"constant|hz=1000 retunetest|constant"
 )

@@ -93,6 +93,8 @@ void sched_tick(void);
 
 /* Scheduler facts for stat. */
 unsigned long sched_timeslice(void);
+/* Lets the runnable threads run, else halts until the next interrupt. */
+void sched_wait_interrupt(void);
 unsigned int sched_threads(struct thread **out, unsigned int max);
 u64 sched_context_switches(void);
 
