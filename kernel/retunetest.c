@@ -277,6 +277,19 @@ static void measure_rate(bool periodic)
 }
 
 /*
+ * The scheduler's timeslice, re-derived from its USER_HZ value at each
+ * change: the default 10 ticks, 100 ms, rounded up to whole jiffies.
+ */
+static void check_timeslice(void)
+{
+	u64 p = period_to_ns(dz_hz_period()), ns = sched_timeslice() * p;
+
+	check(ns >= 100 * NSEC_PER_MSEC && ns < 100 * NSEC_PER_MSEC + p,
+	      "timeslice %lu jiffies at hz=%u: %llu ns, not 100 ms rounded up", sched_timeslice(),
+	      HZ, (unsigned long long)ns);
+}
+
+/*
  * The shell's own command, as typed; HZ and the generation must end as
  * given, and jiffies go on: never back, and no further than the TSC says
  * ticks of the new rate passed (the change waits for a tick, then prints).
@@ -296,6 +309,7 @@ static void shell_hz(const char *value, unsigned int want_hz, u32 want_gen)
 	check(HZ == want_hz, "HZ is %u, not %u", HZ, want_hz);
 	check(dz_hz_generation() == want_gen, "generation %u, not %u", dz_hz_generation(),
 	      want_gen);
+	check_timeslice();
 	check(time_after_eq(j1, j0) && j1 - j0 <= most, "jiffies moved by %u across 'hz %u'",
 	      (unsigned int)(j1 - j0), want_hz);
 }
