@@ -522,9 +522,14 @@ void dz_timers_init(void)
 	unsigned long flags = dz_irq_save();
 
 	/* Timers of an earlier boot become plain not-pending timers. */
-	for (unsigned int i = 0; i < SLOTS; i++)
-		while (!dz_hlist_empty(&base.slot[i]))
-			dz_hlist_del_init(base.slot[i].first);
+	for (unsigned int i = 0; i < SLOTS; i++) {
+		while (!dz_hlist_empty(&base.slot[i])) {
+			struct dz_hlist_node *n = base.slot[i].first;
+
+			dz_timer_note_ran(dz_container_of(n, struct timer_list, entry));
+			dz_hlist_del_init(n);
+		}
+	}
 	for (unsigned int lvl = 0; lvl < LEVELS; lvl++)
 		base.map[lvl] = 0;
 	base.stats.pending = 0;

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <dynhz/dynhz.h>
@@ -36,11 +37,18 @@
 #include <dynhz/errno.h>
 
 #include "panic.h"
+#include "ref.h"
 #include "tick-internal.h"
 
 #define F  1193182ULL /* the PIT's input clock */
 #define NT 48	      /* jiffies timers */
 #define NH 12	      /* hrtimers */
+
+#ifdef DYNHZ_DEBUG
+#define IS_DEBUG 1
+#else
+#define IS_DEBUG 0
+#endif
 
 static u64 rng;
 
@@ -505,6 +513,334 @@ static void test_differential_no_oneshot(void **state)
 	run_mode("", false, 0);
 }
 
+/* Console output of fn, as printed (the host keeps only the last line). */
+static char captured[4096];
+
+static void capture(void (*fn)(void))
+{
+	FILE *f = tmpfile();
+	int saved = dup(1);
+	size_t n;
+
+	assert_non_null(f);
+	fflush(stdout);
+	dup2(fileno(f), 1);
+	dynhz_host_set_quiet(false);
+	fn();
+	fflush(stdout);
+	dynhz_host_set_quiet(true);
+	dup2(saved, 1);
+	close(saved);
+	rewind(f);
+	n = fread(captured, 1, sizeof(captured) - 1, f);
+	captured[n] = '\0';
+	fclose(f);
+}
+
+static int bad_err;
+static const char *bad_text;
+
+static void call_bad(void)
+{
+	bad_err = dz_hz_retune_str(bad_text);
+}
+
+static char boot_cmdline[64];
+
+static void call_boot(void)
+{
+	dynhz_boot_quiet(boot_cmdline);
+}
+
+/*
+ * Bad values: the hz= boot parameter's own message (what it says of the
+ * same text at boot, "using N" replaced by "HZ stays N"), an error, and
+ * nothing changed.
+ */
+static void test_bad_values(void **state)
+{
+	static const struct {
+		const char *s;
+		int err;
+	} cases[] = {
+		{ "5", -DZ_ERANGE },   { "10001", -DZ_ERANGE }, { "0", -DZ_ERANGE },
+		{ "abc", -DZ_EINVAL }, { "300x", -DZ_EINVAL },	{ "-3", -DZ_EINVAL },
+		{ "", -DZ_EINVAL },
+	};
+	char want[ARRAY_SIZE(cases)][160];
+
+	(void)state;
+#ifdef CONFIG_HZ
+	skip();
+#endif
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *using;
+
+		snprintf(boot_cmdline, sizeof(boot_cmdline), "hz=%s", cases[i].s);
+		capture(call_boot);
+		using = strstr(captured, ", using ");
+		assert_non_null(using);
+		snprintf(want[i], sizeof(want[i]), "%.*s, HZ stays 1000\n", (int)(using - captured),
+			 captured);
+	}
+	dynhz_boot_quiet("hz=1000");
+	dynhz_host_run_ticks(3);
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		u64 c = dynhz_host_cycles(), j = jiffies_64;
+		u32 gen = dz_hz_generation();
+
+		bad_text = cases[i].s;
+		capture(call_bad);
+		assert_int_equal(bad_err, cases[i].err);
+		assert_string_equal(captured, want[i]);
+		assert_int_equal(HZ, 1000);
+		assert_int_equal(dz_hz_generation(), gen);
+		assert_true(dynhz_host_cycles() == c && jiffies_64 == j); /* no tick waited for */
+	}
+	/* The number itself, too; and a value with the newline echo adds is fine. */
+	assert_int_equal(dz_hz_retune(DZ_HZ_MAX + 1), -DZ_ERANGE);
+	assert_int_equal(dz_hz_retune(DZ_HZ_MIN - 1), -DZ_ERANGE);
+	assert_int_equal(HZ, 1000);
+	assert_int_equal(dz_hz_retune_str("1000\n"), 0); /* the HZ in force: nothing to do */
+	assert_int_equal(dz_hz_generation(), 0);
+}
+
+static void call_retune_100(void)
+{
+	bad_err = dynhz_host_retune(100);
+}
+
+/* The constant build refuses with one line; the variable one logs two. */
+static void test_log_or_refusal(void **state)
+{
+	char want[160];
+
+	(void)state;
+#ifdef CONFIG_HZ
+	dynhz_boot_quiet(NULL);
+	dynhz_host_run_ticks(2);
+	capture(call_retune_100);
+	snprintf(want, sizeof(want), "hz: constant build, HZ is %u\n", (unsigned int)CONFIG_HZ);
+	assert_int_equal(bad_err, CONFIG_HZ == 100 ? 0 : -DZ_EPERM);
+	if (CONFIG_HZ != 100)
+		assert_string_equal(captured, want);
+	assert_int_equal(HZ, CONFIG_HZ);
+	assert_int_equal(dz_hz_generation(), 0);
+	/* Bad values get their own message first, as anywhere. */
+	assert_int_equal(dz_hz_retune_str("abc"), -DZ_EINVAL);
+	assert_int_equal(dz_hz_retune_str(CONFIG_HZ == 250 ? "250" : "x"),
+			 CONFIG_HZ == 250 ? 0 : -DZ_EINVAL);
+#else
+	static struct timer_list t[3];
+	unsigned long j;
+
+	dynhz_boot_quiet("hz=1000");
+	dynhz_host_run_ticks(5);
+	for (unsigned int i = 0; i < ARRAY_SIZE(t); i++) {
+		timer_setup(&t[i], NULL, 0);
+		t[i].function = (void (*)(struct timer_list *))abort;
+		mod_timer(&t[i], jiffies + 1000 * (i + 1));
+	}
+	capture(call_retune_100);
+	assert_int_equal(bad_err, 0);
+	j = jiffies;
+	snprintf(want, sizeof(want),
+		 "hz: 1000 -> 100 at jiffies %lu, 3 timers re-expressed\n"
+		 "time: hz=100 source=runtime clockevent=pit tick_ns=10000150.857 user_hz=%u\n",
+		 j, (unsigned int)USER_HZ);
+	assert_string_equal(captured, want);
+	/* 1000 ticks of 1193 clocks, remaining from the boundary, in ticks of 11932: up. */
+	for (unsigned int i = 0; i < ARRAY_SIZE(t); i++) {
+		u64 left_old = 1000 * (i + 1) - 1; /* one old jiffy has passed */
+
+		assert_true(t[i].expires - j == ref_muldiv(left_old, 1193, 11932, REF_UP, ~0ULL));
+		del_timer(&t[i]);
+	}
+	assert_int_equal(HZ, 100);
+	assert_int_equal(dz_hz_state_get().source, DZ_HZ_SRC_RUNTIME);
+#endif
+}
+
+/* After a change every conversion is that of the new period, exactly. */
+static void test_conversions_follow(void **state)
+{
+	static const unsigned int rates[] = { 19, 24, 100, 250, 300, 333, 1000, 1200, 9999, 10000 };
+	u64 seed_state = 12345;
+
+	(void)state;
+#ifdef CONFIG_HZ
+	skip();
+#endif
+	dynhz_boot_quiet("hz=250");
+	dynhz_host_run_ticks(1);
+	for (unsigned int i = 0; i < ARRAY_SIZE(rates); i++) {
+		struct dz_tick_period p = ref_pit_period(rates[i]);
+
+		assert_int_equal(dynhz_host_retune(rates[i]), 0);
+		assert_int_equal(HZ, rates[i]);
+		assert_true(dz_hz_period().num == p.num && dz_hz_period().den == p.den);
+		for (unsigned int k = 0; k < 2000; k++) {
+			u64 x = ref_rand(&seed_state) >> (ref_rand(&seed_state) % 64);
+			unsigned int x32 = (unsigned int)x;
+			unsigned long xl = (unsigned long)x;
+
+			assert_true(msecs_to_jiffies(x32) == ref_ms_to_j(x32, p));
+			assert_true(usecs_to_jiffies(x32) == ref_us_to_j(x32, p));
+			assert_true(nsecs_to_jiffies(x) == ref_ns_to_j(x, p));
+			assert_true(jiffies_to_msecs(xl) == ref_j_to_ms(xl, p));
+			assert_true(jiffies_to_usecs(xl) == ref_j_to_us(xl, p));
+			assert_true(jiffies_to_nsecs(xl) == ref_j_to_ns(xl, p));
+			assert_true(dz_uclock_ticks(jiffies_to_clock_t(xl)) ==
+				    ref_j_to_clock(xl, p, USER_HZ));
+			assert_true(clock_t_to_jiffies(DZ_UCLOCK(xl)) ==
+				    ref_clock_to_j(xl, p, USER_HZ));
+		}
+		dynhz_host_run_ticks(1 + i);
+	}
+}
+
+#ifndef CONFIG_HZ
+/*
+ * A reader holding the constants of one generation (interrupted between
+ * reading the pointer and the fields) still reads them, whole, after the
+ * change: the new generation was built in the other block.
+ */
+static void test_generation_block_kept(void **state)
+{
+	struct dz_timeconst *held, copy;
+
+	(void)state;
+	dynhz_boot_quiet("hz=1000");
+	dynhz_host_run_ticks(1);
+	held = dz_tc_cur;
+	copy = *held;
+	assert_int_equal(dynhz_host_retune(100), 0);
+	assert_ptr_not_equal(dz_tc_cur, held);
+	assert_memory_equal(held, &copy, sizeof(copy));
+	assert_true(msecs_to_jiffies(1000) == 100);
+	assert_true(dz_conv_narrow_fixed(&held->ms_to_j, 1000, DZ_K_ms_to_j, DZ_CHECK_ms_to_j,
+					 DZ_ADD_ms_to_j, DZ_SHIFT_ms_to_j) == 1001);
+}
+#endif
+
+static struct dz_retune_info seen;
+static unsigned int hook_calls;
+static unsigned long hook_map[4];
+
+static void hook(const struct dz_retune_info *info)
+{
+	seen = *info;
+	hook_calls++;
+	/* The kernel's own state: old jiffies remaining, as new ones. */
+	for (unsigned int i = 0; i < ARRAY_SIZE(hook_map); i++)
+		hook_map[i] = dz_retune_jiffies(info, (unsigned long)(i * 777 + 1));
+}
+
+static void nop_hook(const struct dz_retune_info *info)
+{
+	(void)info;
+}
+
+/* The hooks see the change as it was made; dz_retune_jiffies() rounds up exactly. */
+static void test_hooks(void **state)
+{
+	u64 st = 99;
+
+	(void)state;
+#ifdef CONFIG_HZ
+	skip();
+#endif
+	dynhz_boot_quiet("hz=300");
+	assert_int_equal(dz_hz_retune_hook(hook), 0);
+	for (unsigned int k = 0; k < 40; k++) {
+		unsigned int old = HZ, hz = DZ_HZ_MIN + (unsigned int)(ref_rand(&st) % 9982);
+		u32 gen = dz_hz_generation();
+		static struct timer_list t;
+
+		if (hz == old)
+			continue;
+		timer_setup(&t, (void (*)(struct timer_list *))abort, 0);
+		mod_timer(&t, jiffies + 10000);
+		dynhz_host_run_ticks(1 + k);
+		hook_calls = 0;
+		assert_int_equal(dynhz_host_retune(hz), 0);
+		assert_int_equal(hook_calls, 1);
+		assert_int_equal(seen.old_hz, old);
+		assert_int_equal(seen.new_hz, hz);
+		assert_true(seen.old_period.num == ref_pit_divisor(old) &&
+			    seen.old_period.den == REF_PIT_HZ);
+		assert_true(seen.new_period.num == ref_pit_divisor(hz) &&
+			    seen.new_period.den == REF_PIT_HZ);
+		assert_true(seen.jiffies == jiffies);
+		assert_int_equal(seen.timers, 1);
+		assert_int_equal(seen.generation, gen + 1);
+		assert_int_equal(dz_hz_generation(), gen + 1);
+		for (unsigned int i = 0; i < ARRAY_SIZE(hook_map); i++)
+			assert_true(hook_map[i] == ref_muldiv(i * 777 + 1, ref_pit_divisor(old),
+							      ref_pit_divisor(hz), REF_UP,
+							      REF_MAX_JIFFY_OFFSET));
+		/* Outside the hook, from an older change's info: the same arithmetic. */
+		assert_true(dz_retune_jiffies(&seen, 123456) ==
+			    ref_muldiv(123456, ref_pit_divisor(old), ref_pit_divisor(hz), REF_UP,
+				       REF_MAX_JIFFY_OFFSET));
+		del_timer(&t);
+	}
+	/* At most DZ_RETUNE_HOOKS_MAX: the test's one, then 7 more, then no more. */
+	for (unsigned int i = 1; i < DZ_RETUNE_HOOKS_MAX; i++)
+		assert_int_equal(dz_hz_retune_hook(nop_hook), 0);
+	assert_int_equal(dz_hz_retune_hook(nop_hook), -DZ_EBUSY);
+}
+
+static struct timer_list stale_t;
+static u64 stale_ran;
+
+static void stale_fire(struct timer_list *t)
+{
+	(void)t;
+	stale_ran = dynhz_host_cycles();
+}
+
+/*
+ * The common bug: a deadline computed as jiffies + x at the old rate, kept,
+ * and used to arm the timer again after the change. The debug build reports
+ * it; every build runs the timer 10 times too late, which is the harm.
+ */
+static void test_stale_deadline(void **state)
+{
+	struct dz_timer_stats st;
+	unsigned long deadline;
+	u64 armed;
+
+	(void)state;
+#ifdef CONFIG_HZ
+	skip();
+#endif
+	dynhz_boot_quiet("hz=1000");
+	dynhz_host_run_ticks(1);
+	timer_setup(&stale_t, stale_fire, 0);
+	armed = dynhz_host_cycles();
+	deadline = jiffies + 500; /* 0.5 s at 1000 Hz */
+	mod_timer(&stale_t, deadline);
+	assert_int_equal(dynhz_host_retune(100), 0);
+	assert_true(stale_t.expires - jiffies == 50); /* re-expressed: 499 * 1193 / 11932, up */
+	mod_timer(&stale_t, deadline);		      /* the bug */
+	dz_timer_stats(&st);
+#ifdef DYNHZ_DEBUG
+	assert_int_equal(st.stale_expiries, 1);
+	assert_non_null(strstr(dynhz_host_last_line(), "deadline carried across the change"));
+#else
+	assert_int_equal(st.stale_expiries, 0);
+#endif
+	/* A fresh deadline is not reported. */
+	mod_timer(&stale_t, jiffies + 49);
+	mod_timer(&stale_t, deadline);
+	dz_timer_stats(&st);
+	assert_int_equal(st.stale_expiries, IS_DEBUG);
+	dynhz_host_advance_ticks(600);
+	/* 499 old jiffies of 1193 clocks were left: it ran 10 times later. */
+	assert_true(stale_ran - armed > 9 * 500 * 1193ULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -512,6 +848,14 @@ int main(void)
 		cmocka_unit_test(test_differential_nohz_periodic),
 		cmocka_unit_test(test_differential_periodic),
 		cmocka_unit_test(test_differential_no_oneshot),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_log_or_refusal),
+		cmocka_unit_test(test_conversions_follow),
+#ifndef CONFIG_HZ
+		cmocka_unit_test(test_generation_block_kept),
+#endif
+		cmocka_unit_test(test_stale_deadline),
+		cmocka_unit_test(test_hooks),
 	};
 
 	dynhz_host_set_quiet(true);
