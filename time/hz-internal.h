@@ -25,6 +25,9 @@ void dz_timeconst_publish(struct dz_timeconst *tc);
  */
 void dz_hz_set_runtime(unsigned int hz, struct dz_tick_period period);
 
+/* retune.c: a boot starts the count of changes again (hooks stay registered). */
+void dz_hz_retune_boot(void);
+
 /* The report's last line alone (the machine-readable `time:` line). */
 void dz_hz_report_time_line(void);
 

@@ -109,6 +109,7 @@ void dz_hz_setup(unsigned int hz, enum dz_hz_source src, struct dz_tick_period p
 			 (unsigned long long)period.num, (unsigned long long)period.den);
 	dz_timeconst_publish(tc);
 #endif
+	dz_hz_retune_boot();
 	dz_hz_value = hz;
 	hz_state.hz = hz;
 	hz_state.source = src;

@@ -18,7 +18,7 @@ volatile u64 jiffies_64;
  * rebuilt under it.
  */
 static struct dz_timeconst tc_block[2];
-struct dz_timeconst *volatile dz_tc_cur = &tc_block[0];
+struct dz_timeconst *dz_tc_cur = &tc_block[0];
 
 struct dz_timeconst *dz_timeconst_next(void)
 {
@@ -27,7 +27,9 @@ struct dz_timeconst *dz_timeconst_next(void)
 
 void dz_timeconst_publish(struct dz_timeconst *tc)
 {
-	dz_tc_cur = tc;
+	/* One store, after the block is complete. */
+	__asm__ volatile("" ::: "memory");
+	*(struct dz_timeconst *volatile *)&dz_tc_cur = tc;
 }
 #endif
 

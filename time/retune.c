@@ -38,6 +38,14 @@ static struct {
 	struct dz_conv cv; /* old jiffies -> new jiffies, rounded up, for last */
 } rt;
 
+void dz_hz_retune_boot(void)
+{
+	rt.generation = 0;
+	rt.last.generation = 0;
+	rt.want = 0;
+	rt.done = true;
+}
+
 u32 dz_hz_generation(void)
 {
 	return rt.generation;

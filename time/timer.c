@@ -138,13 +138,21 @@ static inline void wheel_dequeue(struct timer_list *t)
  * before: its owner kept a copy of the old deadline (jiffies + x computed
  * at the old rate), which now means another time.
  */
+/*
+ * Reported, not a panic: a fresh expiry may equal the old one by chance
+ * (the first few lines, then only counted in dz_timer_stats()).
+ */
 static void dz_timer_check_generation(struct timer_list *t, unsigned long expires)
 {
 	if (unlikely(t->hz_gen) && t->hz_gen == dz_hz_generation() && expires == t->hz_old &&
-	    expires != t->expires)
-		dz_panic("timer %p armed with expiry %lu of HZ generation %u, re-expressed as %lu "
-			 "when HZ changed: a jiffies deadline carried across the change",
-			 (void *)t, expires, t->hz_gen - 1, t->expires);
+	    expires != t->expires) {
+		if (base.stats.stale_expiries++ < 8)
+			dz_printk(
+				"timer: %p armed with expiry %lu of HZ generation %u (re-expressed "
+				"as %lu when HZ changed): a jiffies deadline carried across the "
+				"change\n",
+				(void *)t, expires, t->hz_gen - 1, t->expires);
+	}
 	t->hz_gen = 0;
 }
 
@@ -514,14 +522,20 @@ void dz_timers_init(void)
 	unsigned long flags = dz_irq_save();
 
 	/* Timers of an earlier boot become plain not-pending timers. */
-	for (unsigned int i = 0; i < SLOTS; i++)
-		while (!dz_hlist_empty(&base.slot[i]))
-			dz_hlist_del_init(base.slot[i].first);
+	for (unsigned int i = 0; i < SLOTS; i++) {
+		while (!dz_hlist_empty(&base.slot[i])) {
+			struct dz_hlist_node *n = base.slot[i].first;
+
+			dz_timer_note_ran(dz_container_of(n, struct timer_list, entry));
+			dz_hlist_del_init(n);
+		}
+	}
 	for (unsigned int lvl = 0; lvl < LEVELS; lvl++)
 		base.map[lvl] = 0;
 	base.stats.pending = 0;
 	base.stats.expired = 0;
 	base.stats.cascaded = 0;
+	base.stats.stale_expiries = 0;
 	base.clk = jiffies + 1;
 	update_next();
 	dz_irq_restore(flags);

@@ -94,11 +94,21 @@ int dz_timeconst_build(struct dz_timeconst *tc, struct dz_tick_period p);
  * The constants in force, one generation: HZ changed at runtime
  * (dz_hz_retune()) builds the next generation in the other block and
  * switches this pointer with one store. A conversion reads the pointer
- * once (a volatile load the compiler may not repeat), so a reader
- * interrupted by a change finishes with the constants it began with.
+ * once and keeps it (the empty asm hides where the value came from, so the
+ * compiler cannot load it again half-way): a reader interrupted by a change
+ * finishes with the constants it began with. It may still hoist the load
+ * and the constants out of a loop, as it could with a plain variable.
  */
-extern struct dz_timeconst *volatile dz_tc_cur;
-#define DZ_TC (*dz_tc_cur)
+extern struct dz_timeconst *dz_tc_cur;
+
+static inline struct dz_timeconst *dz_tc_get(void)
+{
+	struct dz_timeconst *tc = dz_tc_cur;
+
+	__asm__("" : "+r"(tc));
+	return tc;
+}
+#define DZ_TC (*dz_tc_get())
 #endif
 
 /*

@@ -48,7 +48,8 @@ struct timer_list {
 	 * The debug build's tag: the HZ generation (dz_hz_generation()) of
 	 * the change that last re-expressed this timer, and its expiry
 	 * before; 0 once it has run or been armed again. Arming it again
-	 * with that old expiry is a deadline carried across the change.
+	 * with that old expiry is a deadline carried across the change: it
+	 * is reported and counted (dz_timer_stats()).
 	 */
 	u32 hz_gen;
 	unsigned long hz_old;
@@ -139,6 +140,7 @@ struct dz_timer_stats {
 	unsigned long pending; /* timers pending now */
 	u64 expired;	       /* callbacks run */
 	u64 cascaded;	       /* timers moved down a level (or re-filed) */
+	u64 stale_expiries;    /* debug build: re-armed with their expiry before a change of HZ */
 };
 void dz_timer_stats(struct dz_timer_stats *st);
 
