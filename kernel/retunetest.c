@@ -31,6 +31,7 @@
 #include <dynhz/retune.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/tick.h>
+#include <dynhz/timer.h>
 #include <dynhz/hrtimer.h>
 #include <dynhz/hz.h>
 #include <dynhz/port.h>
@@ -378,6 +379,16 @@ static void stop_sleepers(void)
 	}
 }
 
+/* The debug build: no jiffies deadline of the kernel's was carried across a change. */
+static void stale_check(void)
+{
+	struct dz_timer_stats st;
+
+	dz_timer_stats(&st);
+	check(!st.stale_expiries, "%llu timers re-armed with an expiry of before a change of HZ",
+	      (unsigned long long)st.stale_expiries);
+}
+
 void retunetest_setup(const char *cmdline)
 {
 	static const char *const names[] = { "retunetest", NULL };
@@ -419,6 +430,7 @@ int retunetest_run(void)
 	measure_rate(periodic);
 	stop_sleepers();
 	wait_watcher(pid);
+	stale_check();
 	dz_printk("retunetest: %s\n", failures ? "FAILED" : "ok");
 	return failures;
 }

@@ -20,6 +20,7 @@
 #include <dynhz/timekeeping.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/hz.h>
+#include <dynhz/retune.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 
@@ -81,8 +82,14 @@ static void cmd_uptime(const char *arg)
 
 	(void)arg;
 	print_ns("uptime: ", ktime_get_ns());
-	dz_printk("uptime: %llu ticks since boot = ", (unsigned long long)ticks);
-	print_ns("", jiffies64_to_nsecs(ticks));
+	/* Ticks of different lengths do not multiply by one period: only the count. */
+	if (dz_hz_generation()) {
+		dz_printk("uptime: %llu ticks since boot, at %u rates of HZ\n",
+			  (unsigned long long)ticks, dz_hz_generation() + 1);
+	} else {
+		dz_printk("uptime: %llu ticks since boot = ", (unsigned long long)ticks);
+		print_ns("", jiffies64_to_nsecs(ticks));
+	}
 	dz_printk("uptime: jiffies %lu, jiffies_64 %llu (the 32-bit jiffies wraps 300 s after "
 		  "boot)\n",
 		  (unsigned long)jiffies, (unsigned long long)get_jiffies_64());

@@ -18,7 +18,9 @@
  *    /proc/uptime and the sum of /proc/stat's cpu line, one line each,
  *    checked against the previous sample: none goes back, and each
  *    advances as CLOCK_MONOTONIC did (within a USER_HZ tick and the
- *    rounding of each), so nothing jumps at a change.
+ *    rounding of each), so nothing jumps at a change; and
+ *    CLOCK_MONOTONIC_COARSE never back, never ahead of CLOCK_MONOTONIC nor
+ *    behind it by more than the slowest tick.
  * 3. Good values: 250 written to /proc/sys/kernel/hz, 1000 by the call,
  *    each read back both ways.
  *
@@ -148,14 +150,14 @@ static void bad_values(void)
 }
 
 struct sample {
-	long long mono, times, uptime_cs, stat;
+	long long mono, coarse, times, uptime_cs, stat;
 };
 
-static long long mono_ns(void)
+static long long clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
 }
 
@@ -186,7 +188,8 @@ static void take(struct sample *s)
 {
 	struct tms t;
 
-	s->mono = mono_ns();
+	s->coarse = clock_ns(CLOCK_MONOTONIC_COARSE);
+	s->mono = clock_ns(CLOCK_MONOTONIC);
 	s->times = (long long)times(&t);
 	read_proc(s);
 }
@@ -207,6 +210,10 @@ static void compare(const struct sample *a, const struct sample *b)
 
 	if (dm < PERIOD_NS || dm > PERIOD_NS + LATE_NS)
 		fail("CLOCK_MONOTONIC advanced %lld ns over a 100 ms sleep", dm);
+	/* The coarse clock: the start of the jiffy, so behind by at most the slowest tick. */
+	if (b->coarse < a->coarse || b->coarse > b->mono || b->mono - b->coarse > LATE_NS)
+		fail("CLOCK_MONOTONIC_COARSE went from %lld to %lld, CLOCK_MONOTONIC at %lld",
+		     a->coarse, b->coarse, b->mono);
 	check_ticks("times()", b->times - a->times, dm, 1);
 	check_ticks("/proc/uptime", b->uptime_cs - a->uptime_cs, dm, 2);
 	check_ticks("/proc/stat cpu", b->stat - a->stat, dm, 2);
@@ -223,10 +230,10 @@ static void watch(int seconds)
 	for (int i = 1; i <= seconds * 10; i++) {
 		nanosleep(&period, NULL);
 		take(&cur);
-		printf("hzwatch: t=%lld.%03lld hz=%ld times=%lld mono_ns=%lld uptime=%lld.%02lld "
-		       "stat=%lld\n",
+		printf("hzwatch: t=%lld.%03lld hz=%ld times=%lld mono_ns=%lld coarse_ns=%lld "
+		       "uptime=%lld.%02lld stat=%lld\n",
 		       (cur.mono - t0) / NS_PER_SEC, (cur.mono - t0) % NS_PER_SEC / 1000000,
-		       dynhz_hz(0, 0), cur.times, cur.mono, cur.uptime_cs / 100,
+		       dynhz_hz(0, 0), cur.times, cur.mono, cur.coarse, cur.uptime_cs / 100,
 		       cur.uptime_cs % 100, cur.stat);
 		compare(&prev, &cur);
 		prev = cur;
