@@ -29,6 +29,12 @@ fi
 export QEMU_ARGS="-initrd build/x86/initramfs.cpio -m 64"
 build_kernels retune "$out"
 
+# BusyBox's sh, ls and cat on /proc/sys/kernel/hz, as on Linux: the file
+# (mode 0644, size 0), HZ read, written, refused with EINVAL ("write
+# error: Invalid argument", status 1), read again from its directory.
+BB_SCRIPT='ls -l /proc/sys/kernel; ls /proc/sys; cat /proc/sys/kernel/hz; echo 100 > /proc/sys/kernel/hz; echo rc=$?; cat /proc/sys/kernel/hz; cd /proc/sys/kernel && pwd; echo abc > hz; echo rc=$?; echo 20000 > hz; echo rc=$?; cat hz'
+BB_WANT='-rw-r--r-- 1 root root 0 hz,kernel,1000,rc=0,100,/proc/sys/kernel,rc=1,rc=1,100'
+
 # name|cmdline|build
 cases=(
 	"pit-periodic|hz=1000 nohz=off highres=off retunetest|variable"
@@ -41,6 +47,7 @@ cases=(
 	"lapic-nohz-tickres|hz=1000 clockevent=lapic highres=off retunetest|variable"
 	"debug-pit-periodic|hz=1000 nohz=off highres=off retunetest|debug"
 	"constant|hz=1000 retunetest|constant"
+	"busybox-proc|hz=1000 init=/bin/busybox -- sh -c \"$BB_SCRIPT\"|variable"
 )
 
 # The changes the log must show, in order: the kernel's own, then hzwatch's.
@@ -56,7 +63,14 @@ run_case() {
 	qemu_boot 150 "$kernel" "$cmdline" "$log"
 	local rc=$?
 	[ "$rc" -eq 33 ] || why+=("exit status $rc, not 33")
-	if [ "$build" = constant ]; then
+	if [ "$name" = busybox-proc ]; then
+		local got
+		got=$(sed -n '/^exec: pid 1/,/^init: exited/p' "$log" |
+			grep -E '^(-rw|kernel$|[0-9]+$|rc=|/proc/sys/kernel$)' |
+			sed -E 's/^(-\S+)\s+1\s+root\s+root\s+0\s.* hz$/\1 1 root root 0 hz/' | paste -sd,)
+		[ "$got" = "$BB_WANT" ] || why+=("busybox saw '$got', not '$BB_WANT'")
+		grep -q '^hz=abc: not a number, HZ stays 100$' "$log" || why+=("no message for abc")
+	elif [ "$build" = constant ]; then
 		grep -q '^retunetest: constant build: ok$' "$log" || why+=("no 'constant build: ok'")
 		grep -q '^hz: constant build, HZ is 250$' "$log" ||
 			why+=("no 'hz: constant build, HZ is 250'")
