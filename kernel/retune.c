@@ -71,7 +71,12 @@ int hz_set_str(const char *s, u32 len)
 	char buf[HZ_TEXT_MAX + 4];
 	u32 i;
 
-	if (len && s[len - 1] == '\n')
+	/* Blanks around the number, as Linux's sysctls skip them (echo adds a newline). */
+	while (len && (*s == ' ' || *s == '\t' || *s == '\n')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\n'))
 		len--;
 	for (i = 0; i < len && i < HZ_TEXT_MAX; i++)
 		buf[i] = s[i];

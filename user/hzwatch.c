@@ -242,10 +242,10 @@ static void watch(int seconds)
 
 static void good_values(void)
 {
-	int e = write_hz_file("250\n", 4);
+	int e = write_hz_file(" 250\n", 5);
 
 	if (e)
-		fail("write '250' to " HZ_FILE ": errno %d", e);
+		fail("write ' 250\\n' to " HZ_FILE ": errno %d", e);
 	expect_hz("writing 250", 250);
 	if (dynhz_hz(1000, 0) != 0)
 		fail("dynhz_hz(1000, 0): errno %d", errno);

@@ -47,7 +47,9 @@ long retune_rebase(long timeout, u32 *gen);
 
 /**
  * hz_set_str() - change HZ from text ("300"), as the shell and /proc do
- * @s: the value; one trailing newline is allowed (echo 300 > ...)
+ * @s: the value; blanks around it are skipped, as Linux's sysctls do
+ *     (echo 300 > ... writes "300\n")
+ * @len: its length (a write's bytes need no NUL)
  *
  * Return: 0, or a negative errno: -EINVAL (not a number, or the device
  * cannot make the rate), -ERANGE (outside 19..10000), -EPERM (constant
