@@ -130,6 +130,8 @@ static void restore(struct clock_event_device *dev, unsigned int hz, struct dz_t
 
 	if (dz_clockevents_set_periodic(dev, hz, &p) || p.num != old_p.num || p.den != old_p.den)
 		dz_panic("hz: clockevent %s cannot resume HZ %u", dev->name, hz);
+	if (!hres)
+		anchor = dz_timekeeping_cycles(); /* restarted: a new phase */
 	if (!dz_tick_sched_retune_prepare(p))
 		dz_tick_sched_retune(anchor, jiffies_64);
 	if (hres)
@@ -153,12 +155,15 @@ void dz_hz_retune_boundary(void)
 	info.old_period = dz_hz_period();
 	info.jiffies = jiffies;
 	/*
-	 * Where jiffy J began: on the grid in high resolution (exact); for a
-	 * periodic device, now, just before it restarts (never after its
-	 * restart: the new grid is never ahead of its ticks).
+	 * Where the new grid starts: in high resolution where jiffy J began
+	 * on the old grid (exact: the device has no grid of its own there);
+	 * for a periodic device, just after it restarted (the grid must never
+	 * be ahead of its ticks: a jiffy counted early runs timers early).
 	 */
-	anchor = hres ? dz_tick_grid_cycles(jiffies_64) : dz_timekeeping_cycles();
+	anchor = hres ? dz_tick_grid_cycles(jiffies_64) : 0;
 	err = dz_clockevents_set_periodic(dev, hz, &info.new_period);
+	if (!hres)
+		anchor = dz_timekeeping_cycles();
 	if (err) {
 		restore(dev, info.old_hz, info.old_period, anchor, hres);
 		finish(-DZ_EINVAL);
@@ -244,8 +249,12 @@ static int retune(const struct dz_param *p)
 		else
 			__asm__ volatile("" ::: "memory");
 	}
-	if (rt.result)
+	if (rt.result) {
+		dz_printk("hz: clockevent %s gives no exactly convertible tick at HZ %lu, HZ stays "
+			  "%u\n",
+			  dz_tick_device()->name, hz, old);
 		return rt.result;
+	}
 	report();
 	return 0;
 }

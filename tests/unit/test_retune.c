@@ -841,6 +841,75 @@ static void test_stale_deadline(void **state)
 	assert_true(stale_ran - armed > 9 * 500 * 1193ULL);
 }
 
+static struct timer_list refused_t;
+static u64 refused_ran;
+
+static void refused_fire(struct timer_list *t)
+{
+	(void)t;
+	refused_ran = dynhz_host_cycles();
+}
+
+/*
+ * A rate whose tick the core cannot convert exactly (on a 10^9 Hz clock,
+ * HZ 24 or 300 with USER_HZ 100) is refused with a line; HZ, the
+ * constants and the timers stay, only the tick's phase moved.
+ */
+static void test_refused_period(void **state)
+{
+	u64 armed, deadline_ns;
+	unsigned long ms;
+
+	struct dz_timeconst tc;
+	unsigned int bad = 0;
+	char want[120];
+
+	(void)state;
+#ifdef CONFIG_HZ
+	skip();
+#endif
+	/* Which rate has no exact conversions depends on USER_HZ and the word size. */
+	for (unsigned int hz = DZ_HZ_MIN; hz <= DZ_HZ_MAX && !bad; hz++) {
+		struct dz_tick_period p = { (1000000000U + hz / 2) / hz, 1000000000U };
+
+		if (dz_timeconst_build(&tc, p))
+			bad = hz;
+	}
+	if (!bad)
+		skip();
+	dynhz_host_set_clock_hz(1000000000);
+	dynhz_boot_quiet("hz=1000 highres=off nohz=off");
+	dynhz_host_run_ticks(3);
+	timer_setup(&refused_t, refused_fire, 0);
+	armed = ktime_get_ns();
+	mod_timer(&refused_t, jiffies + 100);
+	deadline_ns = armed + 100 * 1000000ULL; /* armed at a tick: 100 ticks of 1 ms */
+	refused_ran = 0;
+	assert_int_equal(dynhz_host_retune(bad), -DZ_EINVAL);
+	snprintf(want, sizeof(want),
+		 "hz: clockevent pit gives no exactly convertible tick at HZ %u, HZ stays 1000",
+		 bad);
+	assert_string_equal(dynhz_host_last_line(), want);
+	assert_int_equal(HZ, 1000);
+	assert_int_equal(dz_hz_generation(), 0);
+	ms = jiffies_to_msecs(1000);
+	assert_int_equal(ms, 1000);
+	dynhz_host_run_ticks(200);
+	assert_true(refused_ran != 0);
+	/* The clock is 1 GHz: cycles are ns. Never early, and late only by the phase moved. */
+	assert_true(refused_ran >= deadline_ns && refused_ran < deadline_ns + 1000000);
+	/* A rate it can convert still works. */
+	assert_int_equal(dynhz_host_retune(250), 0);
+	assert_int_equal(HZ, 250);
+}
+
+static int clock_back(void **state)
+{
+	(void)state;
+	dynhz_host_set_clock_hz(DYNHZ_HOST_CLOCK_HZ);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -855,6 +924,7 @@ int main(void)
 		cmocka_unit_test(test_generation_block_kept),
 #endif
 		cmocka_unit_test(test_stale_deadline),
+		cmocka_unit_test_teardown(test_refused_period, clock_back),
 		cmocka_unit_test(test_hooks),
 	};
 
