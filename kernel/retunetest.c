@@ -11,13 +11,20 @@
  *    start, which they count), never longer than asked plus one tick of
  *    the slowest rate the sleep saw (plus one tick of the start's rate for
  *    the jiffies-counted ones) and a wake-up's latency;
+ *  - a fourth waits with wait_event_timeout() and is woken a third of the
+ *    way by another thread: the jiffies it returns left, at the HZ it
+ *    returns at, against the real time the TSC says was left;
  *  - /sbin/hzwatch (user/hzwatch.c) prints times(), CLOCK_MONOTONIC,
- *    /proc/uptime and /proc/stat every 100 ms and checks them continuous,
- *    after trying bad values on /proc/sys/kernel/hz and dynhz_hz().
+ *    CLOCK_MONOTONIC_COARSE, /proc/uptime and /proc/stat every 100 ms and
+ *    checks them continuous, after trying bad values on
+ *    /proc/sys/kernel/hz and dynhz_hz(), and changes HZ by both at the end.
  * At each rate: the tick device's interrupts (periodic builds) and jiffies
- * per second of TSC time against the exact rate the device reports. Bad
- * values through the shell change nothing (HZ, generation). One line per
- * fact, "retunetest: ok" when all held; the machine exits.
+ * per second of TSC time against the exact rate the device reports, and
+ * the scheduler's timeslice against its USER_HZ value. Bad values through
+ * the shell change nothing (HZ, generation); the debug build counts no
+ * timer re-armed with an expiry from before a change. One line per fact,
+ * "retunetest: ok" when all held; the machine exits. The constant build:
+ * every door refuses.
  */
 #include <kernel/kernel.h>
 #include <kernel/retune.h>
