@@ -910,6 +910,45 @@ static int clock_back(void **state)
 	return 0;
 }
 
+/*
+ * Without a clocksource time is counted in ticks: across changes it goes
+ * on from each boundary, one exact period per tick, so it stays the
+ * simulated clock's time to within a ns per change (each rounds down).
+ */
+static void test_time_from_ticks(void **state)
+{
+	u64 st = 7, last = 0;
+	unsigned int changes = 0;
+
+	(void)state;
+	dynhz_boot_quiet("hz=250");
+	clocksource_unregister(dz_clocksource_current());
+	for (unsigned int k = 0; k < 60; k++) {
+		unsigned int hz = DZ_HZ_MIN + (unsigned int)(ref_rand(&st) % 9982);
+		u64 n = 1 + ref_rand(&st) % 300;
+
+		for (u64 i = 0; i < n; i++) {
+			u64 want, ns;
+
+			dynhz_host_run_ticks(1);
+			want = cyc_to_ns(dynhz_host_cycles());
+			ns = ktime_get_ns();
+			assert_true(ns <= want && ns + changes >= want);
+			assert_true(ns > last);
+			assert_true(ktime_get_coarse_ns() == ns); /* at a tick both are its time */
+			last = ns;
+		}
+#ifndef CONFIG_HZ
+		if (hz != HZ) {
+			assert_int_equal(dynhz_host_retune(hz), 0);
+			changes++;
+		}
+#else
+		(void)hz;
+#endif
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -925,6 +964,7 @@ int main(void)
 #endif
 		cmocka_unit_test(test_stale_deadline),
 		cmocka_unit_test_teardown(test_refused_period, clock_back),
+		cmocka_unit_test(test_time_from_ticks),
 		cmocka_unit_test(test_hooks),
 	};
 
