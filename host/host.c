@@ -12,6 +12,7 @@
 #include <dynhz/host.h>
 #include <dynhz/port.h>
 #include <dynhz/errno.h>
+#include <dynhz/retune.h>
 
 /* The input clock of the simulated device: the PIT's unless a tool chose another. */
 static u32 sim_freq = DYNHZ_HOST_CLOCK_HZ, sim_freq_next = DYNHZ_HOST_CLOCK_HZ;
@@ -173,6 +174,8 @@ static struct clocksource sim_clock = {
 	.mask = 0xffffffffULL,
 };
 
+static void sim_wait_tick(void);
+
 static int boot(const char *cmdline, bool report)
 {
 	/* The last boot's time stops first: then the clock may change under it. */
@@ -189,6 +192,7 @@ static int boot(const char *cmdline, bool report)
 	/* Registered again: its one-shot limits follow the clock chosen. */
 	if (clockevents_register_device(&sim_pit))
 		dz_panic("host: cannot register the simulated PIT");
+	dz_hz_retune_set_wait(sim_wait_tick);
 	if (report)
 		return dz_time_init(cmdline, &sim_pit);
 	return dz_time_init_quiet(cmdline, &sim_pit);
@@ -322,4 +326,19 @@ void dynhz_host_idle(u64 ns)
 u64 dynhz_host_cycles(void)
 {
 	return sim.cycles;
+}
+
+/* dz_hz_retune() waits for the tick: here, its interrupt is delivered. */
+static void sim_wait_tick(void)
+{
+	if (!sim.armed)
+		dz_panic("host: HZ change waits for a tick, the device is not armed");
+	sim_event();
+}
+
+int dynhz_host_retune(unsigned int hz)
+{
+	sim_check_booted();
+	tick_nohz_idle_exit();
+	return dz_hz_retune(hz);
 }

@@ -43,6 +43,7 @@
 #include <kernel/string.h>
 #include <asm/serial.h>
 #include <dynhz/jiffies.h>
+#include <dynhz/retune.h>
 #include <dynhz/port.h>
 
 #define RX_SIZE	   256	/* a power of two */
@@ -255,11 +256,12 @@ char console_getc(void)
 
 /*
  * A byte for a user reader, waiting interruptibly up to *timeout jiffies
- * (MAX_SCHEDULE_TIMEOUT: for ever; what is left stays in *timeout):
+ * of HZ generation *gen (MAX_SCHEDULE_TIMEOUT: for ever; what is left
+ * stays in *timeout, in the generation left in *gen):
  * -EAGAIN for O_NONBLOCK, -ERESTARTSYS when a signal is to be delivered,
  * RX_TIMEOUT when the time is up.
  */
-static int rx_get_user(struct file *f, long *timeout)
+static int rx_get_user(struct file *f, long *timeout, u32 *gen)
 {
 	struct proc *p = proc_current();
 	DEFINE_WAIT(w);
@@ -282,7 +284,7 @@ static int rx_get_user(struct file *f, long *timeout)
 			ret = -ERESTARTSYS;
 			break;
 		}
-		*timeout = schedule_timeout(*timeout);
+		*timeout = schedule_timeout_gen(*timeout, gen);
 	}
 	finish_wait(&rx_wq, &w);
 	return ret;
@@ -376,6 +378,7 @@ static long line_out(u32 ubuf, u32 len)
 static long read_canonical(struct file *f, u32 ubuf, u32 len)
 {
 	long forever = MAX_SCHEDULE_TIMEOUT;
+	u32 gen = 0; /* for ever is for ever at any HZ */
 
 	for (;;) {
 		unsigned long flags = dz_irq_save();
@@ -388,7 +391,7 @@ static long read_canonical(struct file *f, u32 ubuf, u32 len)
 			return n;
 		}
 		dz_irq_restore(flags);
-		c = rx_get_user(f, &forever);
+		c = rx_get_user(f, &forever, &gen);
 		if (c < 0)
 			return c;
 		c = input_map(c);
@@ -411,13 +414,16 @@ static long read_canonical(struct file *f, u32 ubuf, u32 len)
 static long read_raw(struct file *f, u32 ubuf, u32 len)
 {
 	u32 vmin = termios.c_cc[VMIN], want = vmin < len ? vmin : len, n = 0, k = 0;
-	long gap = termios.c_cc[VTIME] ? (long)msecs_to_jiffies(termios.c_cc[VTIME] * 100u) : 0;
 	char buf[READ_STEP];
 
 	while (n + k < len) {
+		/* In jiffies of the generation read first: a change of HZ rebases it. */
+		u32 gen = dz_hz_generation();
+		long gap = termios.c_cc[VTIME] ? (long)msecs_to_jiffies(termios.c_cc[VTIME] * 100u)
+					       : 0;
 		long t = n + k < want ? (vmin && (!gap || !(n + k)) ? MAX_SCHEDULE_TIMEOUT : gap)
 				      : (!vmin && !(n + k) ? gap : 0);
-		int c = rx_get_user(f, &t);
+		int c = rx_get_user(f, &t, &gen);
 
 		if (c < 0) {
 			if (n + k || c == RX_TIMEOUT)

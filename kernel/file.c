@@ -473,9 +473,8 @@ static long file_write(struct file *f, u32 ubuf, u32 len)
 		len = MAX_RW_COUNT;
 	if (!user_range_ok(ubuf, len))
 		return -EFAULT;
-	/* As Linux: a /proc file without a write handler, -EIO (proc_reg) or -EINVAL (per pid). */
 	if (f->vn.kind == VN_PROC)
-		return f->vn.pid ? -EINVAL : -EIO;
+		return procfs_write(&f->vn, ubuf, len);
 	if (f->vn.kind == VN_PIPE)
 		return pipe_write(f, ubuf, len);
 	if (vfs_dev_node(&f->vn))

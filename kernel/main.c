@@ -18,6 +18,8 @@
  *	idletest=<s>		idle s seconds with one 1 Hz timer, count the wakeups, exit
  *	cputest=<s>		init, a busy thread that exits, s seconds idle, cpu times, exit
  *	ticktest=<n>		the cost of the timer tick over n ticks of a busy CPU, exit
+ *	retunetest[=<ms>]	HZ changed under sleepers and a program, each rate <ms>, exit
+ *	retunebench		the interrupt-off window of a change of HZ, 1 to 100000 timers, exit
  *	noshell			power off after the demonstration
  *	nowrap			test hook: the self-test skips its wait for the jiffies wrap
  *	timeslice=<n>		round-robin slice in USER_HZ ticks (default 10)
@@ -52,6 +54,7 @@
 #include <kernel/mm.h>
 #include <kernel/vfs.h>
 #include <kernel/kimage.h>
+#include <kernel/retune.h>
 #include <asm/paging.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/printk.h>
@@ -167,8 +170,8 @@ static void crash_on_request(void)
  */
 static void flags_check(void)
 {
-	static const char *const flags[] = { "selftest", "usertest", "noshell", "nowrap",
-					     "selftest_after_init" };
+	static const char *const flags[] = { "selftest", "usertest",	"noshell",
+					     "nowrap",	 "retunebench", "selftest_after_init" };
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(flags); i++) {
 		const char *const names[] = { flags[i], NULL };
@@ -184,8 +187,8 @@ static const struct {
 	const char *name;
 	bool ends_boot;
 } modes[] = {
-	{ "selftest", true }, { "usertest", true }, { "cputest", true },
-	{ "ticktest", true }, { "idletest", true }, { "init", false },
+	{ "selftest", true }, { "usertest", true },   { "cputest", true },     { "ticktest", true },
+	{ "idletest", true }, { "retunetest", true }, { "retunebench", true }, { "init", false },
 };
 
 /*
@@ -195,7 +198,7 @@ static const struct {
 static void modes_check(void)
 {
 	const char *winner = crash_kind != CRASH_NONE ? "crash" : NULL;
-	char lost[64]; /* all the names fit */
+	char lost[96]; /* all the names fit */
 	int n = 0;
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(modes); i++) {
@@ -223,6 +226,7 @@ static void params_check(void)
 	idletest_setup(boot_cmdline);
 	cputest_setup(boot_cmdline);
 	ticktest_setup(boot_cmdline);
+	retunetest_setup(boot_cmdline);
 	modes_check();
 }
 
@@ -338,6 +342,10 @@ static void init_thread(void *arg)
 		machine_exit(ticktest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	if (cmdline_has("idletest"))
 		machine_exit(idletest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	if (cmdline_has("retunetest"))
+		machine_exit(retunetest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	if (cmdline_has("retunebench"))
+		machine_exit(retunebench_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
 	run_init();
 	demo_run();
 	if (!cmdline_has("noshell"))
@@ -405,6 +413,7 @@ _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 	print_cmdline();
 	local_irq_enable();
 	clock_init(boot_cmdline);
+	retune_init();
 	realtime_init();
 	print_memory();
 	vfs_init(initrd, initrd_size);

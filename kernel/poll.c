@@ -18,6 +18,7 @@
 #include <kernel/wait.h>
 #include <kernel/errno.h>
 #include <dynhz/jiffies.h>
+#include <dynhz/retune.h>
 
 #define POLLIN	   0x0001
 #define POLLPRI	   0x0002
@@ -81,6 +82,7 @@ static long scan(u32 ufds, u32 nfds, struct wait_queue_entry *w)
 SYSCALL_DEFINE3(poll, u32, ufds, u32, nfds, int, timeout_ms)
 {
 	struct proc *p = proc_current();
+	u32 gen = dz_hz_generation(); /* of left, read first: a change of HZ rebases it */
 	long left = timeout_ms < 0 ? MAX_SCHEDULE_TIMEOUT
 				   : (long)msecs_to_jiffies((unsigned int)timeout_ms);
 	DEFINE_WAIT(w);
@@ -97,7 +99,7 @@ SYSCALL_DEFINE3(poll, u32, ufds, u32, nfds, int, timeout_ms)
 			ret = -EINTR;
 			break;
 		}
-		left = schedule_timeout(left);
+		left = schedule_timeout_gen(left, &gen);
 	}
 	finish_wait(NULL, &w); /* off the console's queue, if it was put there */
 	return ret;

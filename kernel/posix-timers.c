@@ -28,6 +28,7 @@
 #include <dynhz/jiffies.h>
 #include <dynhz/tick.h>
 #include <dynhz/timekeeping.h>
+#include <dynhz/retune.h>
 
 #define CLOCK_REALTIME		 0
 #define CLOCK_MONOTONIC		 1
@@ -67,16 +68,14 @@ static u64 tick_nsec(void)
 }
 
 /*
- * The coarse monotonic time: the tick grid's time (ticks times the exact
- * period), never ahead of the fine clock, so it never runs backwards and
- * never passes CLOCK_MONOTONIC: the minimum of two clocks that only go
- * forwards only goes forwards.
+ * The coarse monotonic time: the core's, the start of the current jiffy,
+ * never ahead of the fine clock. Not the tick count times the period in
+ * force: after a change of HZ that product is another time (1000 ticks at
+ * 24 Hz are not 1000 at 1000 Hz) and would jump, backwards too.
  */
 static u64 coarse_ns(void)
 {
-	u64 fine = ktime_get_ns(), grid = jiffies64_to_nsecs(dz_tick_count());
-
-	return grid < fine ? grid : fine;
+	return ktime_get_coarse_ns();
 }
 
 static u64 cputime_ns(void)
@@ -347,6 +346,7 @@ static long sleep_until(u64 end, u64 *left)
 {
 	struct proc *p = proc_current();
 	long ret = 0;
+	u32 gen;
 	u64 now;
 
 	thread_doing("nanosleep");
@@ -359,7 +359,8 @@ static long sleep_until(u64 end, u64 *left)
 			ret = -EINTR;
 			break;
 		}
-		schedule_timeout((long)nsecs_to_jiffies(end - now));
+		gen = dz_hz_generation(); /* before the count: a change of HZ rebases it */
+		schedule_timeout_gen((long)nsecs_to_jiffies(end - now), &gen);
 	}
 	thread_doing("running a user program");
 	return ret;

@@ -24,6 +24,8 @@
 #include <dynhz/timer.h>
 #include <dynhz/tick.h>
 #include <dynhz/port.h>
+#include <kernel/retune.h>
+#include <kernel/uaccess.h>
 
 /* The signals engineer's realtime clock: the boot time in Unix seconds, 0 until it exists. */
 extern u64 realtime_boot_seconds(void) __attribute__((weak));
@@ -41,7 +43,10 @@ enum pent {
 	PE_CMDLINE,
 	PE_DYNHZ,
 	PE_TIMER_LIST,
-	PE_PIDDIR, /* /proc/<pid> */
+	PE_SYS,		  /* /proc/sys */
+	PE_SYS_KERNEL,	  /* /proc/sys/kernel */
+	PE_SYS_KERNEL_HZ, /* /proc/sys/kernel/hz: HZ, read and written */
+	PE_PIDDIR,	  /* /proc/<pid> */
 	PE_PID_STAT,
 	PE_PID_STATM,
 	PE_PID_STATUS,
@@ -53,7 +58,7 @@ enum pent {
 };
 
 #define FIRST_TOP PE_SELF /* listed in /proc */
-#define LAST_TOP  PE_TIMER_LIST
+#define LAST_TOP  PE_SYS
 #define FIRST_PID PE_PID_STAT /* listed in /proc/<pid> */
 #define LAST_PID  PE_PID_CWD
 
@@ -504,6 +509,39 @@ static int gen_pid_comm(struct out *o, struct proc *p)
 	return 0;
 }
 
+/* --- /proc/sys/kernel/hz: HZ, changed at runtime by a write --- */
+
+static int gen_hz(struct out *o)
+{
+	out_printf(o, "%u\n", HZ);
+	return 0;
+}
+
+#define HZ_WRITE_MAX 128
+
+/*
+ * A write of N changes HZ (kernel/retune.c), as a sysctl is written:
+ * `echo 100 > /proc/sys/kernel/hz`. Linux's integer sysctls refuse what
+ * is not a number and what is out of their range alike with EINVAL
+ * (proc_dointvec_minmax); the core's one line says which it was. The
+ * constant build refuses with EPERM.
+ */
+static long write_hz(u32 ubuf, u32 len)
+{
+	char buf[HZ_WRITE_MAX];
+	u32 n = len < sizeof(buf) ? len : sizeof(buf);
+	int ret;
+
+	if (!len)
+		return 0; /* as Linux's: nothing written, nothing done */
+	if (copy_from_user(buf, ubuf, n))
+		return -EFAULT;
+	ret = hz_set_str(buf, n);
+	if (ret == -ERANGE)
+		ret = -EINVAL;
+	return ret ? ret : (long)len;
+}
+
 /* --- the table --- */
 
 struct pent_info {
@@ -525,6 +563,9 @@ static const struct pent_info pents[PE_COUNT] = {
 	[PE_CMDLINE] = { "cmdline", S_IFREG | 0444, gen_cmdline, NULL },
 	[PE_DYNHZ] = { "dynhz", S_IFREG | 0444, gen_dynhz, NULL },
 	[PE_TIMER_LIST] = { "timer_list", S_IFREG | 0444, gen_timer_list, NULL },
+	[PE_SYS] = { "sys", S_IFDIR | 0555, NULL, NULL },
+	[PE_SYS_KERNEL] = { "kernel", S_IFDIR | 0555, NULL, NULL },
+	[PE_SYS_KERNEL_HZ] = { "hz", S_IFREG | 0644, gen_hz, NULL },
 	[PE_PIDDIR] = { "", S_IFDIR | 0555, NULL, NULL },
 	[PE_PID_STAT] = { "stat", S_IFREG | 0444, NULL, gen_pid_stat },
 	[PE_PID_STATM] = { "statm", S_IFREG | 0444, NULL, gen_pid_statm },
@@ -581,11 +622,32 @@ static int parse_pid(const char *s, u32 len)
 	return pid;
 }
 
+/* The entries a directory holds, first to last (its processes aside). */
+static void children(const struct vnode *dir, int *first, int *last)
+{
+	switch (dir->pent) {
+	case PE_ROOT:
+		*first = FIRST_TOP;
+		*last = LAST_TOP;
+		break;
+	case PE_SYS:
+		*first = *last = PE_SYS_KERNEL;
+		break;
+	case PE_SYS_KERNEL:
+		*first = *last = PE_SYS_KERNEL_HZ;
+		break;
+	default:
+		*first = FIRST_PID;
+		*last = LAST_PID;
+	}
+}
+
 int procfs_lookup(const struct vnode *dir, const char *name, u32 len, struct vnode *out)
 {
-	int first = dir->pent == PE_ROOT ? FIRST_TOP : FIRST_PID;
-	int last = dir->pent == PE_ROOT ? LAST_TOP : LAST_PID;
+	int first, last;
 	int pid;
+
+	children(dir, &first, &last);
 
 	if (dir->pid && !live_proc(dir->pid))
 		return -ENOENT; /* the process went away under its directory */
@@ -607,6 +669,8 @@ void procfs_parent(const struct vnode *v, struct vnode *out)
 {
 	if (v->pent == PE_ROOT)
 		vfs_root(out);
+	else if (v->pent == PE_SYS_KERNEL || v->pent == PE_SYS_KERNEL_HZ)
+		*out = (struct vnode){ .kind = VN_PROC, .pent = (u8)(v->pent - 1) };
 	else if (v->pent == PE_PIDDIR || !v->pid)
 		procfs_root(out);
 	else
@@ -667,6 +731,9 @@ int procfs_path(const struct vnode *v, char *buf, u32 size)
 
 	if (v->pent == PE_ROOT)
 		n = dz_snprintf(buf, size, "/proc");
+	else if (v->pent == PE_SYS_KERNEL || v->pent == PE_SYS_KERNEL_HZ)
+		n = dz_snprintf(buf, size, "/proc/sys/kernel%s",
+				v->pent == PE_SYS_KERNEL_HZ ? "/hz" : "");
 	else if (!v->pid)
 		n = dz_snprintf(buf, size, "/proc/%s", pents[v->pent].name);
 	else if (v->pent == PE_PIDDIR)
@@ -716,13 +783,32 @@ int procfs_dirent(const struct vnode *dir, u32 index, struct vfs_dirent *de)
 {
 	struct vnode v;
 
+	int first, last;
+
 	if (dir->pent == PE_ROOT)
 		return root_dirent(index, de);
-	if (index > LAST_PID - FIRST_PID || !live_proc(dir->pid))
+	children(dir, &first, &last);
+	if (index > (u32)(last - first) || (dir->pid && !live_proc(dir->pid)))
 		return 0;
-	v = (struct vnode){ .kind = VN_PROC, .pent = (u8)(FIRST_PID + index), .pid = dir->pid };
+	v = (struct vnode){ .kind = VN_PROC, .pent = (u8)(first + index), .pid = dir->pid };
 	dirent_of(&v, pents[v.pent].name, de);
 	return 1;
+}
+
+/**
+ * procfs_write() - a write to a /proc file
+ * @v: the file
+ * @ubuf: the user's bytes
+ * @len: how many
+ *
+ * Return: len, or a negative errno: as Linux, -EIO for a file of /proc
+ * without a write handler, -EINVAL for one of /proc/<pid>.
+ */
+long procfs_write(const struct vnode *v, u32 ubuf, u32 len)
+{
+	if (v->pent == PE_SYS_KERNEL_HZ)
+		return write_hz(ubuf, len);
+	return v->pid ? -EINVAL : -EIO;
 }
 
 /**

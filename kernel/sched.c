@@ -23,6 +23,7 @@
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 #include <dynhz/tick.h>
+#include <dynhz/retune.h>
 
 #define STACK_CANARY	  0x57ac4ca9U
 #define TIMESLICE_DEFAULT 10   /* USER_HZ ticks: 100 ms */
@@ -37,7 +38,8 @@ struct thread *current;
 static struct thread *idle;
 static struct list_head runqueue = LIST_HEAD_INIT(runqueue);
 static bool need_resched;
-static unsigned long timeslice; /* jiffies */
+static unsigned long timeslice;	     /* jiffies */
+static unsigned long timeslice_user; /* the same in USER_HZ ticks, as given */
 static u64 nr_switches;
 /* The accounting's start, the last charge to current, and the threads that exited. */
 static u64 acct_start_ns, acct_stamp_ns, exited_ns;
@@ -208,6 +210,24 @@ _Noreturn void cpu_idle(void)
 	}
 }
 
+/*
+ * Waiting for an interrupt without sleeping on anything (dz_hz_retune()
+ * waits for a tick so): the threads that are runnable run first, else the
+ * CPU halts until the next interrupt. Halting with others runnable would
+ * starve them: an interrupt that wakes one asks for no switch while
+ * current is not the idle thread.
+ */
+void sched_wait_interrupt(void)
+{
+	local_irq_disable();
+	if (!list_empty(&runqueue)) {
+		local_irq_enable();
+		schedule();
+		return;
+	}
+	safe_halt(); /* sti; hlt: no wake-up slips in between */
+}
+
 unsigned long sched_timeslice(void)
 {
 	return timeslice;
@@ -269,7 +289,20 @@ static void describe(void)
 		  (unsigned long)jiffies);
 }
 
-/* timeslice=<USER_HZ ticks>, converted to jiffies once. */
+/*
+ * HZ changed: the slice again from its USER_HZ value (the constants are the
+ * new ones by now), and what is left of each thread's slice re-expressed
+ * from its real time, rounded up, so that no thread loses CPU time to it.
+ */
+static void sched_retune(const struct dz_retune_info *info)
+{
+	timeslice = user_to_kernel_hz(DZ_UCLOCK(timeslice_user));
+	for (int i = 0; i < MAX_THREADS; i++)
+		if (threads[i].name && threads[i].slice)
+			threads[i].slice = dz_retune_jiffies(info, threads[i].slice);
+}
+
+/* timeslice=<USER_HZ ticks>, converted to jiffies at boot and at every change of HZ. */
 static void parse_timeslice(const char *cmdline)
 {
 	static const char *const names[] = { "timeslice", NULL };
@@ -278,7 +311,9 @@ static void parse_timeslice(const char *cmdline)
 
 	if (dz_cmdline_find(cmdline, names, &p))
 		dz_param_uint(&p, 1, TIMESLICE_MAX, TIMESLICE_DEFAULT, &ticks);
+	timeslice_user = ticks;
 	timeslice = user_to_kernel_hz(DZ_UCLOCK(ticks));
+	dz_hz_retune_hook(sched_retune);
 	dz_printk("sched: timeslice %lu USER_HZ ticks = %lu jiffies = %u us\n", ticks, timeslice,
 		  jiffies_to_usecs(timeslice));
 }

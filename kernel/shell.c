@@ -10,6 +10,7 @@
 #include <kernel/string.h>
 #include <kernel/user.h>
 #include <kernel/proc.h>
+#include <kernel/retune.h>
 #include <asm/tsc.h>
 #include <asm/lapic.h>
 #include <asm/pic.h>
@@ -19,6 +20,7 @@
 #include <dynhz/timekeeping.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/hz.h>
+#include <dynhz/retune.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 
@@ -62,6 +64,7 @@ static void cmd_help(const char *arg)
 		"help         this list",
 		"uptime       time since boot, from the TSC and from jiffies",
 		"hz           the tick: HZ, its source, the exact period, the clocks",
+		"hz <N>       change HZ now, 19 to 10000",
 		"timers       the timer wheel's counters",
 		"stat         threads and their CPU time in USER_HZ ticks",
 		"sleep <ms>   msleep(ms), measured on the TSC",
@@ -79,16 +82,26 @@ static void cmd_uptime(const char *arg)
 
 	(void)arg;
 	print_ns("uptime: ", ktime_get_ns());
-	dz_printk("uptime: %llu ticks since boot = ", (unsigned long long)ticks);
-	print_ns("", jiffies64_to_nsecs(ticks));
+	/* Ticks of different lengths do not multiply by one period: only the count. */
+	if (dz_hz_generation()) {
+		dz_printk("uptime: %llu ticks since boot, at %u rates of HZ\n",
+			  (unsigned long long)ticks, dz_hz_generation() + 1);
+	} else {
+		dz_printk("uptime: %llu ticks since boot = ", (unsigned long long)ticks);
+		print_ns("", jiffies64_to_nsecs(ticks));
+	}
 	dz_printk("uptime: jiffies %lu, jiffies_64 %llu (the 32-bit jiffies wraps 300 s after "
 		  "boot)\n",
 		  (unsigned long)jiffies, (unsigned long long)get_jiffies_64());
 }
 
+/* hz: the report; hz N: HZ becomes N (the core prints the change, or why not, in one line). */
 static void cmd_hz(const char *arg)
 {
-	(void)arg;
+	if (*arg) {
+		hz_set_str(arg, strlen(arg));
+		return;
+	}
 	dz_hz_report();
 	dz_printk("clocks: tsc %llu Hz (clocksource)", (unsigned long long)tsc_hz());
 	if (lapic_timer_hz())
@@ -219,6 +232,17 @@ static bool run_line(char *line)
 		}
 	dz_printk("%s: unknown command (try help)\n", line);
 	return true;
+}
+
+void shell_exec(const char *line)
+{
+	char buf[LINE_SIZE];
+	size_t n = strlen(line);
+
+	n = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
+	memcpy(buf, line, n);
+	buf[n] = '\0';
+	run_line(buf);
 }
 
 void shell_run(void)

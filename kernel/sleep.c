@@ -17,6 +17,9 @@
 #include <dynhz/jiffies.h>
 #include <dynhz/printk.h>
 #include <dynhz/timekeeping.h>
+#include <dynhz/port.h>
+#include <kernel/retune.h>
+#include <dynhz/retune.h>
 
 struct process_timer {
 	struct timer_list timer;
@@ -31,13 +34,32 @@ static void process_timeout(struct timer_list *t)
 }
 
 /*
- * Sleeps in the state the caller set until woken or timeout jiffies pass;
- * returns the jiffies left (0 when the time ran out).
+ * What is left of the timer's time. Its expiry, not one kept on our stack:
+ * a change of HZ while we slept re-expressed it in the new jiffies.
  */
-long schedule_timeout(long timeout)
+static long timeout_left(const struct timer_list *t)
+{
+	long left = (long)(t->expires - jiffies);
+
+	return left < 0 ? 0 : left;
+}
+
+/**
+ * schedule_timeout_gen() - schedule_timeout() for a count carried across changes of HZ
+ * @timeout: jiffies of generation *gen (dz_hz_generation() when it was counted)
+ * @gen: updated to the generation of the count returned
+ *
+ * The count is rebased to the current HZ with interrupts off, then armed:
+ * a change that came between the caller's count and now cannot leave it in
+ * old jiffies. Loops that sleep again on what was left (wait_event_timeout,
+ * poll, msleep) carry the generation with it.
+ *
+ * Return: the jiffies left, in generation *gen (0 when the time ran out).
+ */
+long schedule_timeout_gen(long timeout, u32 *gen)
 {
 	struct process_timer pt;
-	unsigned long expire;
+	unsigned long flags;
 
 	if (timeout == MAX_SCHEDULE_TIMEOUT) {
 		schedule();
@@ -48,14 +70,30 @@ long schedule_timeout(long timeout)
 		__set_current_state(TASK_RUNNING);
 		return 0;
 	}
-	expire = (unsigned long)timeout + jiffies;
 	pt.task = current;
 	timer_setup(&pt.timer, process_timeout, 0);
-	mod_timer(&pt.timer, expire);
+	flags = dz_irq_save();
+	timeout = retune_rebase(timeout, gen);
+	mod_timer(&pt.timer, (unsigned long)timeout + jiffies);
+	dz_irq_restore(flags);
 	schedule();
+	flags = dz_irq_save();
 	del_timer_sync(&pt.timer);
-	timeout = (long)(expire - jiffies);
-	return timeout < 0 ? 0 : timeout;
+	timeout = timeout_left(&pt.timer);
+	*gen = dz_hz_generation();
+	dz_irq_restore(flags);
+	return timeout;
+}
+
+/*
+ * Sleeps in the state the caller set until woken or timeout jiffies pass;
+ * returns the jiffies left (0 when the time ran out).
+ */
+long schedule_timeout(long timeout)
+{
+	u32 gen = dz_hz_generation();
+
+	return schedule_timeout_gen(timeout, &gen);
 }
 
 long schedule_timeout_interruptible(long timeout)
@@ -70,13 +108,21 @@ long schedule_timeout_uninterruptible(long timeout)
 	return schedule_timeout(timeout);
 }
 
+/* The count carried in its generation: a change of HZ between two sleeps is rebased. */
 void msleep(unsigned int msecs)
 {
+	u32 gen = dz_hz_generation(); /* read before the count */
 	u64 end = ktime_get_ns() + (u64)msecs * NSEC_PER_MSEC, now;
-	unsigned long timeout = msecs_to_jiffies(msecs);
+	long timeout = (long)msecs_to_jiffies(msecs);
 
-	while (timeout)
-		timeout = (unsigned long)schedule_timeout_uninterruptible((long)timeout);
-	while ((now = ktime_get_ns()) < end)
-		schedule_timeout_uninterruptible((long)nsecs_to_jiffies(end - now));
+	while (timeout) {
+		__set_current_state(TASK_UNINTERRUPTIBLE);
+		timeout = schedule_timeout_gen(timeout, &gen);
+	}
+	while ((now = ktime_get_ns()) < end) {
+		gen = dz_hz_generation();
+		timeout = (long)nsecs_to_jiffies(end - now);
+		__set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule_timeout_gen(timeout, &gen);
+	}
 }

@@ -199,6 +199,8 @@ int procfs_path(const struct vnode *v, char *buf, u32 size);
 int procfs_dirent(const struct vnode *dir, u32 index, struct vfs_dirent *de);
 /* The content of a /proc file into buf (PROCFS_BUF_SIZE): its length, or -ENOENT (gone). */
 int procfs_generate(const struct vnode *v, char *buf);
+/* A write to a /proc file: len, or -EIO, -EINVAL as Linux (only /proc/sys/kernel/hz takes one). */
+long procfs_write(const struct vnode *v, u32 ubuf, u32 len);
 
 /* The load average's timer (/proc/timer_list names it). */
 const struct timer_list *procfs_load_timer(void);

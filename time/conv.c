@@ -62,9 +62,36 @@ static bool u192_bit(const struct u192 *a, unsigned int n)
 	return (a->w[n / 64] >> (n % 64)) & 1;
 }
 
+/*
+ * A divisor below 2^32, the common case (a reduced ratio of two rates):
+ * six 64-by-32-bit steps on 32-bit limbs instead of 192 one-bit steps.
+ * HZ changed at runtime builds constants with interrupts off: this is most
+ * of that time.
+ */
+static struct u192 u192_div_small(struct u192 a, u64 d, u64 *rem)
+{
+	struct u192 q = { { 0, 0, 0 } };
+	u64 r = 0;
+
+	for (int i = 5; i >= 0; i--) {
+		unsigned int sh = 32 * (unsigned int)(i % 2);
+		u64 cur = (r << 32) | ((a.w[i / 2] >> sh) & 0xffffffffULL);
+		u64 qd = cur / d; /* r < d < 2^32: cur < 2^64, qd < 2^32 */
+
+		r = cur - qd * d;
+		q.w[i / 2] |= qd << sh;
+	}
+	if (rem)
+		*rem = r;
+	return q;
+}
+
 /* Quotient of a / d (d != 0); the remainder goes to *rem. */
 static struct u192 u192_div(struct u192 a, u64 d, u64 *rem)
 {
+	if (d <= 0xffffffffULL)
+		return u192_div_small(a, d, rem);
+
 	struct u192 q = { { 0, 0, 0 } };
 	u64 r = 0;
 

@@ -51,7 +51,8 @@ unsigned int dz_hz_checked(const char *file, int line)
 
 const char *dz_hz_source_name(enum dz_hz_source src)
 {
-	static const char *const names[] = { "default", "cmdline", "clamped", "constant" };
+	static const char *const names[] = { "default", "cmdline", "clamped", "constant",
+					     "runtime" };
 
 	return (unsigned int)src < ARRAY_SIZE(names) ? names[src] : "?";
 }
@@ -101,10 +102,14 @@ void dz_hz_setup(unsigned int hz, enum dz_hz_source src, struct dz_tick_period p
 			 (unsigned long long)DZ_TC_PERIOD_DEN, hz, (unsigned long long)period.num,
 			 (unsigned long long)period.den);
 #else
-	if (dz_timeconst_build(&dz_tc, period))
+	struct dz_timeconst *tc = dz_timeconst_next();
+
+	if (dz_timeconst_build(tc, period))
 		dz_panic("no exact conversions for a tick of %llu/%llu s",
 			 (unsigned long long)period.num, (unsigned long long)period.den);
+	dz_timeconst_publish(tc);
 #endif
+	dz_hz_retune_boot();
 	dz_hz_value = hz;
 	hz_state.hz = hz;
 	hz_state.source = src;
@@ -157,7 +162,23 @@ void dz_hz_report(void)
 		"user_to_kernel_hz(100)=%lu\n",
 		msecs_to_jiffies(1000), jiffies_to_msecs(HZ),
 		dz_uclock_ticks(jiffies_to_clock_t(HZ)), user_to_kernel_hz(DZ_UCLOCK(100)));
+	dz_hz_report_time_line();
+}
+
+void dz_hz_report_time_line(void)
+{
+	const struct dz_hz_state *st = &hz_state;
+	u64 ps = dz_tick_ps(st->period);
+
 	dz_printk("time: hz=%u source=%s clockevent=%s tick_ns=%llu.%03llu user_hz=%u\n", st->hz,
 		  dz_hz_source_name(st->source), st->device, (unsigned long long)(ps / 1000),
 		  (unsigned long long)(ps % 1000), (unsigned int)USER_HZ);
+}
+
+void dz_hz_set_runtime(unsigned int hz, struct dz_tick_period period)
+{
+	dz_hz_value = hz;
+	hz_state.hz = hz;
+	hz_state.source = DZ_HZ_SRC_RUNTIME;
+	hz_state.period = period;
 }

@@ -5,12 +5,32 @@
 #include <dynhz/jiffies.h>
 #include <dynhz/errno.h>
 #include <dynhz/printk.h>
+#include "hz-internal.h"
 
 volatile unsigned long jiffies;
 volatile u64 jiffies_64;
 
 #ifndef CONFIG_HZ
-struct dz_timeconst dz_tc;
+/*
+ * Two blocks alternate: a new generation is built in the one not in force,
+ * then published with one pointer store. A reader would have to be held
+ * off across two whole changes (each waits for a tick) to see a block
+ * rebuilt under it.
+ */
+static struct dz_timeconst tc_block[2];
+struct dz_timeconst *dz_tc_cur = &tc_block[0];
+
+struct dz_timeconst *dz_timeconst_next(void)
+{
+	return dz_tc_cur == &tc_block[0] ? &tc_block[1] : &tc_block[0];
+}
+
+void dz_timeconst_publish(struct dz_timeconst *tc)
+{
+	/* One store, after the block is complete. */
+	__asm__ volatile("" ::: "memory");
+	*(struct dz_timeconst *volatile *)&dz_tc_cur = tc;
+}
 #endif
 
 u64 get_jiffies_64(void)

@@ -105,14 +105,54 @@ static void tick_handle_periodic_hrtimers(struct clock_event_device *dev)
 	dz_tick_run_hook();
 }
 
+/* The device's handler while a change of HZ waits for a tick: the one it replaced. */
+static void (*tick_retune_saved)(struct clock_event_device *dev);
+
+/*
+ * A change of HZ waits for the next tick, wrapped around the handler in
+ * force (so the common tick pays nothing for it): once a tick ran and the
+ * tick is running (not stopped for idle), the change is applied at that
+ * boundary and the handler it wrapped is back.
+ */
+static void tick_handle_retune(struct clock_event_device *dev)
+{
+	u64 before = jiffies_64;
+	bool running;
+
+	tick_retune_saved(dev);
+	if (dev->event_handler != tick_handle_retune) {
+		/* The handler changed meanwhile (high resolution ended): keep the new one. */
+		tick_retune_saved = dev->event_handler;
+		dev->event_handler = tick_handle_retune;
+	}
+	running = dz_tick_mode == TICK_PERIODIC ||
+		  (dz_tick_mode == TICK_HRES && !dz_tick_hres_stopped());
+	if (jiffies_64 == before || !running)
+		return;
+	dev->event_handler = tick_retune_saved;
+	dz_hz_retune_boundary();
+}
+
+void dz_tick_retune_arm(void)
+{
+	if (tick_dev && tick_dev->event_handler != tick_handle_retune) {
+		tick_retune_saved = tick_dev->event_handler;
+		tick_dev->event_handler = tick_handle_retune;
+	}
+}
+
 void dz_tick_hrtimers_queued(bool queued)
 {
 	void (*h)(struct clock_event_device *) =
 		queued ? tick_handle_periodic_hrtimers : dz_tick_handle_periodic;
+	void (**slot)(struct clock_event_device *);
 
-	if (tick_dev && (tick_dev->event_handler == dz_tick_handle_periodic ||
-			 tick_dev->event_handler == tick_handle_periodic_hrtimers))
-		tick_dev->event_handler = h;
+	if (!tick_dev)
+		return;
+	slot = tick_dev->event_handler == tick_handle_retune ? &tick_retune_saved
+							     : &tick_dev->event_handler;
+	if (*slot == dz_tick_handle_periodic || *slot == tick_handle_periodic_hrtimers)
+		*slot = h;
 }
 
 void dz_tick_run_hook(void)

@@ -135,4 +135,21 @@ void dz_tick_hres_retarget(void);
 extern s64 dz_tick_hres_armed_ns;
 void dz_tick_hres_earlier(s64 key);
 
+/*
+ * HZ changes at this tick (time/retune.c). tick-sched.c: prepare builds the
+ * grid's conversions for the new period (0, or -DZ_ERANGE and nothing
+ * changes); retune lays the grid anew: jiffy anchor_j begins at cycle
+ * anchor_cyc, each later one a new period on. tick-oneshot.c: the tick's
+ * next event is the next jiffy of the new grid.
+ */
+int dz_tick_sched_retune_prepare(struct dz_tick_period period);
+void dz_tick_sched_retune(u64 anchor_cyc, u64 anchor_j);
+void dz_tick_hres_retune(void);
+
+/* tick-common.c: the next tick of the device ends in dz_hz_retune_boundary(). */
+void dz_tick_retune_arm(void);
+
+/* retune.c: at a tick that ran (interrupts off): applies a requested change. */
+void dz_hz_retune_boundary(void);
+
 #endif

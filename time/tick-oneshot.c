@@ -226,3 +226,14 @@ void dz_tick_oneshot_stop(void)
 	if (dz_clockevents_set_periodic(dev, HZ, &p) || p.num != want.num || p.den != want.den)
 		dz_panic("hrtimer: clockevent %s cannot resume its periodic tick", dev->name);
 }
+
+void dz_tick_hres_retune(void)
+{
+	/* The device was asked for the new period (periodic): one-shot again, on the new grid. */
+	hs.stopped = false;
+	hs.programmed = NOT_PROGRAMMED;
+	dz_tick_hres_armed_ns = KTIME_MIN;
+	hs.tick_cyc = dz_tick_grid_cycles(jiffies_64 + 1);
+	if (!hs.in_handler)
+		program_next();
+}

@@ -28,6 +28,7 @@
 #include <dynhz/time64.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
+#include <dynhz/errno.h>
 #include "clockevent-internal.h"
 #include "hrtimer-internal.h"
 #include "tick-internal.h"
@@ -49,6 +50,7 @@ static struct {
 	struct clocksource *cs; /* the grid's clocksource */
 	struct dz_tick_stats stats;
 	u64 tick_jiffies; /* jiffies made by the running tick in high resolution */
+	struct dz_conv next_cyc2tick, next_tick2cyc; /* a new period's, until HZ changes */
 } ts;
 
 static bool value_is(const struct dz_param *p, const char *v)
@@ -428,4 +430,29 @@ void dz_tick_clocksource_changed(void)
 		dz_tick_oneshot_stop();
 	else if (dz_tick_mode == TICK_STOPPED || dz_tick_mode == TICK_RESUMING)
 		tick_restart_periodic();
+}
+
+int dz_tick_sched_retune_prepare(struct dz_tick_period period)
+{
+	struct dz_rate cyc, ticks = { period.den, period.num };
+
+	if (!ts.cs)
+		return 0;
+	cyc = (struct dz_rate){ ts.cs->freq_hz, 1 };
+	if (dz_conv_init(&ts.next_cyc2tick, cyc, ticks, DZ_ROUND_DOWN, U64_MAX, U64_MAX,
+			 DZ_SHAPE_WIDE, 0) ||
+	    dz_conv_init(&ts.next_tick2cyc, ticks, cyc, DZ_ROUND_UP, U64_MAX, U64_MAX,
+			 DZ_SHAPE_WIDE, 0))
+		return -DZ_ERANGE;
+	return 0;
+}
+
+void dz_tick_sched_retune(u64 anchor_cyc, u64 anchor_j)
+{
+	if (!ts.cs)
+		return;
+	ts.cyc2tick = ts.next_cyc2tick;
+	ts.tick2cyc = ts.next_tick2cyc;
+	ts.anchor_cyc = anchor_cyc;
+	ts.anchor_j = anchor_j;
 }

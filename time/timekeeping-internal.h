@@ -71,4 +71,12 @@ struct clocksource;
 void dz_timekeeping_set_clocksource(struct clocksource *cs);
 struct clocksource *dz_timekeeping_clocksource(void);
 
+/*
+ * HZ changes at this tick (time/retune.c): prepare builds the conversion
+ * of the new period (0, or -DZ_ERANGE and nothing changes); retune makes
+ * it the tick's, continuing the time and the coarse clock from this jiffy.
+ */
+int dz_timekeeping_retune_prepare(struct dz_tick_period period);
+void dz_timekeeping_retune(struct dz_tick_period period);
+
 #endif

@@ -34,6 +34,9 @@ static struct {
 	u64 cycles;		  /* cycles folded in since then (clocksource) */
 	u64 last;		  /* the counter at the last fold */
 	unsigned long fold_every; /* ticks between folds, at most */
+	/* The coarse clock: the start of the jiffy, counted from the last change of HZ. */
+	u64 coarse_base_ns, coarse_base_ticks;
+	struct dz_conv next_tick2ns; /* the next period's, between prepare and commit */
 } tk;
 
 unsigned long dz_timekeeping_countdown; /* ticks to the next fold */
@@ -82,6 +85,12 @@ static u64 now_ns(void)
 	return tk.base_ns + ticks_to_ns(dz_tick_count() - tk.base_ticks);
 }
 
+/* The start of the current jiffy: since the last change of HZ, ticks times the exact period. */
+static u64 coarse_grid_ns(void)
+{
+	return tk.coarse_base_ns + ticks_to_ns(dz_tick_count() - tk.coarse_base_ticks);
+}
+
 u64 ktime_get_ns(void)
 {
 	unsigned long flags = dz_irq_save();
@@ -118,7 +127,7 @@ ktime_t ktime_get_clocktai(void)
 u64 ktime_get_coarse_ns(void)
 {
 	unsigned long flags = dz_irq_save();
-	u64 fine = now_ns(), grid = tk.ready ? jiffies64_to_nsecs(dz_tick_count()) : 0;
+	u64 fine = now_ns(), grid = tk.ready ? coarse_grid_ns() : 0;
 
 	dz_irq_restore(flags);
 	return grid < fine ? grid : fine;
@@ -279,6 +288,8 @@ void dz_timekeeping_init(struct dz_tick_period period, u64 epoch)
 	tk.period = period;
 	tk.base_ns = 0;
 	tk.base_ticks = dz_tick_count();
+	tk.coarse_base_ns = 0;
+	tk.coarse_base_ticks = tk.base_ticks;
 	tk.cycles = 0;
 	if (tk.cs)
 		tk.last = epoch;
@@ -335,4 +346,33 @@ u64 dz_timekeeping_max_skip(void)
 u64 dz_timekeeping_cycles(void)
 {
 	return tk.cs && tk.ready ? tk.cycles + cycles_pending() : 0;
+}
+
+int dz_timekeeping_retune_prepare(struct dz_tick_period period)
+{
+	const struct dz_rate ns = { NSEC_PER_SEC, 1 };
+	struct dz_rate ticks = { period.den, period.num };
+
+	return dz_conv_init(&tk.next_tick2ns, ticks, ns, DZ_ROUND_DOWN, U64_MAX, U64_MAX,
+			    DZ_SHAPE_WIDE, 0);
+}
+
+void dz_timekeeping_retune(struct dz_tick_period period)
+{
+	u64 ticks = dz_tick_count();
+
+	/*
+	 * Everything counted in ticks restarts from this jiffy, at the time
+	 * the old period gives it; from here a tick is the new period.
+	 */
+	tk.coarse_base_ns = coarse_grid_ns();
+	tk.coarse_base_ticks = ticks;
+	if (!tk.cs) {
+		tk.base_ns = now_ns();
+		tk.base_ticks = ticks;
+	}
+	tk.tick2ns = tk.next_tick2ns;
+	tk.period = period;
+	plan_folds();
+	dz_timekeeping_fold();
 }

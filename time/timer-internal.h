@@ -17,4 +17,12 @@ unsigned long dz_timer_idle_ticks(void);
 /* The wheel's side of dz_tick_skip(): n idle ticks pass at once. */
 void dz_timer_skip(u64 n);
 
+struct dz_retune_info;
+/*
+ * HZ changed (time/retune.c): every pending timer re-expressed in new
+ * jiffies from the boundary info->jiffies. Returns how many; *clamped
+ * counts those further ahead than MAX_JIFFY_OFFSET new jiffies (early).
+ */
+unsigned long dz_timers_retune(const struct dz_retune_info *info, unsigned long *clamped);
+
 #endif

@@ -24,6 +24,7 @@
 #include <dynhz/jiffies.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
+#include <dynhz/retune.h>
 
 #define LVL_BITS     DZ_TIMER_WHEEL_LVL_BITS
 #define LVL_SIZE     DZ_TIMER_WHEEL_LVL_SIZE
@@ -131,6 +132,61 @@ static inline void wheel_dequeue(struct timer_list *t)
 	dz_hlist_del_init(&t->entry);
 }
 
+#ifdef DYNHZ_DEBUG
+/*
+ * A timer re-expressed by a change of HZ armed again with the expiry it had
+ * before: its owner kept a copy of the old deadline (jiffies + x computed
+ * at the old rate), which now means another time.
+ */
+/*
+ * Reported, not a panic: a fresh expiry may equal the old one by chance
+ * (the first few lines, then only counted in dz_timer_stats()).
+ */
+static void dz_timer_check_generation(struct timer_list *t, unsigned long expires)
+{
+	if (unlikely(t->hz_gen) && t->hz_gen == dz_hz_generation() && expires == t->hz_old &&
+	    expires != t->expires) {
+		if (base.stats.stale_expiries++ < 8)
+			dz_printk(
+				"timer: %p armed with expiry %lu of HZ generation %u (re-expressed "
+				"as %lu when HZ changed): a jiffies deadline carried across the "
+				"change\n",
+				(void *)t, expires, t->hz_gen - 1, t->expires);
+	}
+	t->hz_gen = 0;
+}
+
+static inline void dz_timer_note_reexpressed(struct timer_list *t, u32 gen, unsigned long now)
+{
+	t->hz_gen = gen;
+	t->hz_old = t->expires;
+	(void)now;
+}
+
+static inline void dz_timer_note_ran(struct timer_list *t)
+{
+	t->hz_gen = 0;
+}
+#else
+static inline void dz_timer_check_generation(struct timer_list *t, unsigned long expires)
+{
+	(void)t;
+	(void)expires;
+}
+
+static inline void dz_timer_note_reexpressed(struct timer_list *t, u32 gen, unsigned long now)
+{
+	(void)t;
+	(void)gen;
+	(void)now;
+}
+
+static inline void dz_timer_note_ran(struct timer_list *t)
+{
+	(void)t;
+}
+#endif
+
 int mod_timer(struct timer_list *t, unsigned long expires)
 {
 	unsigned long flags = dz_irq_save();
@@ -140,6 +196,7 @@ int mod_timer(struct timer_list *t, unsigned long expires)
 	if (unlikely(!t->function))
 		dz_panic("timer %p armed without a function (timer_setup missing?)", (void *)t);
 #endif
+	dz_timer_check_generation(t, expires);
 	if (was) {
 		/* Where it is filed is still right for the same expiry. */
 		if (t->expires == expires)
@@ -208,6 +265,7 @@ static void expire(unsigned long now)
 		base.stats.pending--;
 		base.stats.expired++;
 		check_not_early(t, now);
+		dz_timer_note_ran(t);
 		t->function(t);
 	}
 }
@@ -417,19 +475,67 @@ out:
 	dz_irq_restore(flags);
 }
 
+/*
+ * HZ changed at jiffy j == base.clk - 1: every pending timer is taken out,
+ * its expiry re-expressed from what remained of it in old jiffies (rounded
+ * up in new ones: never early in real time), and filed again. A timer
+ * already due stays due (it runs at the next tick). Interrupts off.
+ */
+unsigned long dz_timers_retune(const struct dz_retune_info *info, unsigned long *clamped)
+{
+	unsigned long j = info->jiffies, n = 0;
+	struct dz_hlist_head all = { NULL };
+
+	DZ_BUG_ON(base.clk != j + 1);
+	*clamped = 0;
+	for (unsigned int i = 0; i < SLOTS; i++) {
+		while (!dz_hlist_empty(&base.slot[i])) {
+			struct dz_hlist_node *node = base.slot[i].first;
+
+			dz_hlist_del_init(node);
+			dz_hlist_add_head(node, &all);
+		}
+	}
+	for (unsigned int lvl = 0; lvl < LEVELS; lvl++)
+		base.map[lvl] = 0;
+	base.next = base.clk + DZ_TIMER_WHEEL_RANGE;
+	while (!dz_hlist_empty(&all)) {
+		struct timer_list *t = dz_container_of(all.first, struct timer_list, entry);
+		unsigned long left = t->expires - j;
+
+		dz_hlist_del_init(&t->entry);
+		if ((long)left > 0) {
+			unsigned long now_left = dz_retune_jiffies(info, left);
+
+			*clamped += now_left == MAX_JIFFY_OFFSET;
+			dz_timer_note_reexpressed(t, info->generation, j + now_left);
+			t->expires = j + now_left;
+		}
+		wheel_enqueue(t);
+		n++;
+	}
+	return n;
+}
+
 void dz_timers_init(void)
 {
 	unsigned long flags = dz_irq_save();
 
 	/* Timers of an earlier boot become plain not-pending timers. */
-	for (unsigned int i = 0; i < SLOTS; i++)
-		while (!dz_hlist_empty(&base.slot[i]))
-			dz_hlist_del_init(base.slot[i].first);
+	for (unsigned int i = 0; i < SLOTS; i++) {
+		while (!dz_hlist_empty(&base.slot[i])) {
+			struct dz_hlist_node *n = base.slot[i].first;
+
+			dz_timer_note_ran(dz_container_of(n, struct timer_list, entry));
+			dz_hlist_del_init(n);
+		}
+	}
 	for (unsigned int lvl = 0; lvl < LEVELS; lvl++)
 		base.map[lvl] = 0;
 	base.stats.pending = 0;
 	base.stats.expired = 0;
 	base.stats.cascaded = 0;
+	base.stats.stale_expiries = 0;
 	base.clk = jiffies + 1;
 	update_next();
 	dz_irq_restore(flags);

@@ -14,6 +14,11 @@
  * self-test). Mode 3's output is low for half the period, and the interrupt
  * comes on its rising edge, once per period, for odd divisors too.
  *
+ * Periodic again while running (HZ changed at runtime): the control word
+ * and divisor restart the count at once with the new period; the restart
+ * may raise the output (an edge at once), which restart_edge() drops, and
+ * ticks still owed to the old rate are not counted in the new one.
+ *
  * One-shot (tickless idle): mode 0 counts 16 bits, 54.9 ms at most. Where
  * a local APIC is there (pit_idle_use_lapic()), the PIT stops instead while
  * idle and the LAPIC timer, one-shot up to seconds, raises the PIT's event;
@@ -39,6 +44,7 @@
 #define PIT_MODE_SQUARE	  3 /* square wave: periodic, half high, half low */
 
 u64 x86_tick_start_tsc;
+u64 x86_tick_irq_tsc;
 
 static void pit_load(unsigned int mode, unsigned int count)
 {
@@ -71,6 +77,7 @@ static struct {
 	u64 ref;    /* TSC at (or just after) the last counted edge */
 	u64 p;	    /* TSC counts per period, rounded up with margin */
 	unsigned long lost;
+	unsigned long starts; /* periodic starts: a restart ends the old rate's ticks */
 } track;
 
 static unsigned long periods_since_ref(u64 now)
@@ -103,18 +110,20 @@ static bool restart_edge(u64 now)
 static void pit_interrupt(void *data)
 {
 	struct clock_event_device *dev = data;
-	unsigned long k = 1;
+	unsigned long k = 1, starts = track.starts;
 
 	if (track.periodic) {
 		u64 now = rdtsc();
 
+		x86_tick_irq_tsc = now;
 		if (unlikely(track.fresh) && restart_edge(now))
 			return;
 		k = periods_since_ref(now);
 	}
 
 	track.lost += k - 1;
-	while (k--)
+	/* A tick that changes HZ restarts the PIT: what is left was the old rate's. */
+	while (k-- && track.starts == starts)
 		if (likely(dev->event_handler))
 			dev->event_handler(dev);
 }
@@ -185,6 +194,7 @@ static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 			    struct dz_tick_period *period)
 {
 	unsigned int div;
+	bool running = track.periodic;
 	u64 now;
 
 	if (hz < DZ_HZ_MIN || hz > DZ_HZ_MAX)
@@ -206,7 +216,9 @@ static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	if (!x86_tick_start_tsc)
 		x86_tick_start_tsc = now;
 	track_start(div, now);
-	track.fresh = idle.on;
+	/* Out of idle, or a new rate on a running PIT: an edge at once may be the restart's. */
+	track.fresh = idle.on || running;
+	track.starts++;
 	irq_register(PIT_IRQ, pit_interrupt, dev);
 	*period = pit_period(hz);
 	return 0;

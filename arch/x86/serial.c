@@ -15,6 +15,7 @@
 #include <dynhz/port.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/jiffies.h>
+#include <dynhz/retune.h>
 #include <dynhz/timer.h>
 #include <dynhz/printk.h>
 
@@ -44,6 +45,7 @@
 
 static void (*rx_fn)(char c);
 static unsigned long poll_jiffies; /* 0: no polling */
+static unsigned long poll_user;	   /* the same in USER_HZ ticks, as given */
 static struct timer_list poll_timer;
 
 void serial_init(void)
@@ -140,7 +142,17 @@ void serial_enable_rx(void (*fn)(char c))
 	}
 }
 
-/* serial_poll=<USER_HZ ticks>, 0 (the default) for interrupts only: converted once, here. */
+/* HZ changed: the period again from its USER_HZ value (the pending poll is the core's). */
+static void serial_retune(const struct dz_retune_info *info)
+{
+	(void)info;
+	poll_jiffies = user_to_kernel_hz(DZ_UCLOCK(poll_user));
+}
+
+/*
+ * serial_poll=<USER_HZ ticks>, 0 (the default) for interrupts only:
+ * converted here, and again at every change of HZ.
+ */
 void serial_setup_poll(const char *cmdline)
 {
 	static const char *const names[] = { "serial_poll", NULL };
@@ -152,7 +164,9 @@ void serial_setup_poll(const char *cmdline)
 	dz_param_uint(&p, 0, POLL_MAX, 0, &ticks);
 	if (!ticks)
 		return;
+	poll_user = ticks;
 	poll_jiffies = user_to_kernel_hz(DZ_UCLOCK(ticks));
+	dz_hz_retune_hook(serial_retune);
 	dz_printk("serial: receive polled every %lu USER_HZ ticks = %lu jiffies = %u us\n", ticks,
 		  poll_jiffies, jiffies_to_usecs(poll_jiffies));
 }

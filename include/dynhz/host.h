@@ -105,6 +105,20 @@ void dynhz_host_pass(u64 ns, bool idle);
  */
 void dynhz_host_stall(u64 ns);
 
+/**
+ * dynhz_host_retune() - change HZ mid-run, as the kernel's `hz N` does
+ * @hz: the new rate
+ *
+ * The CPU is busy from now on (a stopped tick resumes, as when a thread
+ * runs), and the simulated device's interrupts are delivered until the
+ * next tick has applied the change: the time moves at most one tick (and
+ * the hrtimers' interrupts before it). The simulated PIT then divides by
+ * the divisor of the new rate. Returns as dz_hz_retune() (include/dynhz/
+ * retune.h): 0, -DZ_ERANGE with the hz= message, -DZ_EPERM in a constant
+ * build. After dynhz_boot().
+ */
+int dynhz_host_retune(unsigned int hz);
+
 /*
  * Input clocks of the simulated PIT since dynhz_boot(): the true time. In
  * a callback (or the hook above), the time of the interrupt that runs it.

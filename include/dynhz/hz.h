@@ -45,7 +45,7 @@
 #define HZ ((unsigned int)dz_hz_value)
 #endif
 
-/* Written once by hz setup; read it through HZ, never write it. */
+/* Written by hz setup and dz_hz_retune(); read it through HZ, never write it. */
 extern unsigned int dz_hz_value;
 unsigned int dz_hz_checked(const char *file, int line);
 
@@ -55,6 +55,7 @@ enum dz_hz_source {
 	DZ_HZ_SRC_CMDLINE,  /* hz= as given */
 	DZ_HZ_SRC_CLAMPED,  /* hz= out of range, the nearest bound used */
 	DZ_HZ_SRC_CONSTANT, /* the constant build: CONFIG_HZ */
+	DZ_HZ_SRC_RUNTIME,  /* changed since boot (dz_hz_retune()) */
 };
 
 /* The exact length of one jiffy, num/den seconds, as the device really ticks. */

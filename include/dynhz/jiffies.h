@@ -90,8 +90,25 @@ int dz_timeconst_build(struct dz_timeconst *tc, struct dz_tick_period p);
 #include <dynhz/timeconst.h> /* generated: dz_tc_fixed for CONFIG_HZ */
 #define DZ_TC dz_tc_fixed
 #else
-extern struct dz_timeconst dz_tc;
-#define DZ_TC dz_tc
+/*
+ * The constants in force, one generation: HZ changed at runtime
+ * (dz_hz_retune()) builds the next generation in the other block and
+ * switches this pointer with one store. A conversion reads the pointer
+ * once and keeps it (the empty asm hides where the value came from, so the
+ * compiler cannot load it again half-way): a reader interrupted by a change
+ * finishes with the constants it began with. It may still hoist the load
+ * and the constants out of a loop, as it could with a plain variable.
+ */
+extern struct dz_timeconst *dz_tc_cur;
+
+static inline struct dz_timeconst *dz_tc_get(void)
+{
+	struct dz_timeconst *tc = dz_tc_cur;
+
+	__asm__("" : "+r"(tc));
+	return tc;
+}
+#define DZ_TC (*dz_tc_get())
 #endif
 
 /*
@@ -159,22 +176,23 @@ extern struct dz_timeconst dz_tc;
 #ifdef DYNHZ_DEBUG
 /* Re-does the conversion by long division; panics on any difference. */
 void dz_conv_verify(const struct dz_conv *cv, const char *name, u64 x, u64 y);
-#define DZ_VERIFY(name, x, y) dz_conv_verify(&DZ_TC.name, #name, x, y)
+#define DZ_VERIFY(cv, name, x, y) dz_conv_verify(cv, #name, x, y)
 #else
-#define DZ_VERIFY(name, x, y) ((void)0)
+#define DZ_VERIFY(cv, name, x, y) ((void)0)
 #endif
 
-#define DZ_CONVERT(name, x)                                                             \
-	({                                                                              \
-		u64 x_ = (x);                                                           \
-		u64 y_ = DZ_SHAPE_##name == DZ_SHAPE_NARROW                             \
-				 ? dz_conv_narrow_fixed(&DZ_TC.name, x_, DZ_K_##name,   \
-							DZ_CHECK_##name, DZ_ADD_##name, \
-							DZ_SHIFT_##name)                \
-				 : dz_conv_wide_fixed(&DZ_TC.name, x_, DZ_CHECK_##name, \
-						      DZ_ADD_##name, DZ_SHIFT_##name);  \
-		DZ_VERIFY(name, x_, y_);                                                \
-		y_;                                                                     \
+/* The generation's constants are reached once per conversion (cv_). */
+#define DZ_CONVERT(name, x)                                                                    \
+	({                                                                                     \
+		u64 x_ = (x);                                                                  \
+		const struct dz_conv *cv_ = &DZ_TC.name;                                       \
+		u64 y_ = DZ_SHAPE_##name == DZ_SHAPE_NARROW                                    \
+				 ? dz_conv_narrow_fixed(cv_, x_, DZ_K_##name, DZ_CHECK_##name, \
+							DZ_ADD_##name, DZ_SHIFT_##name)        \
+				 : dz_conv_wide_fixed(cv_, x_, DZ_CHECK_##name, DZ_ADD_##name, \
+						      DZ_SHIFT_##name);                        \
+		DZ_VERIFY(cv_, name, x_, y_);                                                  \
+		y_;                                                                            \
 	})
 
 static inline unsigned long msecs_to_jiffies(const unsigned int m)

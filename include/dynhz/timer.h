@@ -43,6 +43,17 @@ struct timer_list {
 	void (*function)(struct timer_list *);
 	u32 flags;
 	u32 idx; /* the wheel slot while pending (the core's) */
+#ifdef DYNHZ_DEBUG
+	/*
+	 * The debug build's tag: the HZ generation (dz_hz_generation()) of
+	 * the change that last re-expressed this timer, and its expiry
+	 * before; 0 once it has run or been armed again. Arming it again
+	 * with that old expiry is a deadline carried across the change: it
+	 * is reported and counted (dz_timer_stats()).
+	 */
+	u32 hz_gen;
+	unsigned long hz_old;
+#endif
 };
 
 /* Flags of timer_setup(), accepted for Linux compatibility; no effect here. */
@@ -65,6 +76,10 @@ static inline void dz_timer_init(struct timer_list *t, void (*fn)(struct timer_l
 	t->function = fn;
 	t->flags = flags & TIMER_INIT_FLAGS;
 	t->idx = 0;
+#ifdef DYNHZ_DEBUG
+	t->hz_gen = 0;
+	t->hz_old = 0;
+#endif
 }
 
 #define timer_setup(timer, callback, flags) dz_timer_init((timer), (callback), (flags))
@@ -125,6 +140,7 @@ struct dz_timer_stats {
 	unsigned long pending; /* timers pending now */
 	u64 expired;	       /* callbacks run */
 	u64 cascaded;	       /* timers moved down a level (or re-filed) */
+	u64 stale_expiries;    /* debug build: re-armed with their expiry before a change of HZ */
 };
 void dz_timer_stats(struct dz_timer_stats *st);
 

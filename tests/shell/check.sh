@@ -122,7 +122,7 @@ check_pipe() { # log
 check_top() { # log
 	section "$1" top | awk '
 		$1 == "busy" { busy = $2 }
-		$1 == busy && $7 ~ /%$/ { pct = $7; sub(/%/, "", pct); seen = 1 }
+		$1 == busy && $7 ~ /%$/ { pct = $7; sub(/%/, "", pct); pct += 0; seen = 1 }
 		$1 == "busy-status" { st = $2 }
 		END {
 			if (!seen) print "top -bn1 does not list the busy child " busy

@@ -111,6 +111,8 @@ static const char *source_name(enum dz_hz_source s)
 		return "clamped";
 	case DZ_HZ_SRC_CONSTANT:
 		return "constant";
+	case DZ_HZ_SRC_RUNTIME:
+		return "runtime";
 	}
 	return "?";
 }

@@ -462,7 +462,7 @@ static void test_debug_hz_before_setup_traps(void **state)
 
 static void convert_early(void)
 {
-	memset(&dz_tc, 0, sizeof(dz_tc));
+	memset(&DZ_TC, 0, sizeof(DZ_TC));
 	printf("%lu\n", msecs_to_jiffies(10));
 }
 
@@ -476,7 +476,7 @@ static void corrupt_and_convert(void)
 {
 	dynhz_boot_quiet("hz=300");
 	/* a constant 0.1 % off: the slow path must notice */
-	dz_tc.ms_to_j.mul_lo += dz_tc.ms_to_j.mul_lo >> 10;
+	DZ_TC.ms_to_j.mul_lo += DZ_TC.ms_to_j.mul_lo >> 10;
 	printf("%lu\n", msecs_to_jiffies(123456789));
 }
 

@@ -16,6 +16,8 @@ void demo_run(void);
 
 /* The serial shell; returns when the user asks to power off. */
 void shell_run(void);
+/* Runs one line as if typed at the shell ("hz 100"): the same path. */
+void shell_exec(const char *line);
 
 /* In-kernel tests; prints "selftest: N passed, M failed"; returns M. */
 int selftest_run(void);

@@ -93,6 +93,8 @@ void sched_tick(void);
 
 /* Scheduler facts for stat. */
 unsigned long sched_timeslice(void);
+/* Lets the runnable threads run, else halts until the next interrupt. */
+void sched_wait_interrupt(void);
 unsigned int sched_threads(struct thread **out, unsigned int max);
 u64 sched_context_switches(void);
 
@@ -115,6 +117,8 @@ dz_uclock_t sched_thread_cputime(struct thread *t);
 
 /* Sleeping (kernel/sleep.c). */
 long schedule_timeout(long timeout);
+/* A count carried with its HZ generation (kernel/retune.h): rebased before it is armed. */
+long schedule_timeout_gen(long timeout, u32 *gen);
 long schedule_timeout_interruptible(long timeout);
 long schedule_timeout_uninterruptible(long timeout);
 void msleep(unsigned int msecs);

@@ -3,7 +3,10 @@
  * The system calls the kernel answers: SYSCALL(Linux i386 number, name),
  * one per line, the file that implements each in the comment after it.
  * Included with SYSCALL defined (kernel/syscall.h, kernel/syscall.c);
- * every number not here answers -ENOSYS.
+ * every number not here answers -ENOSYS, but for dynhz's own call above
+ * Linux's range, which has no Linux number and so no line here:
+ * 1014, long dynhz_hz(unsigned int hz, unsigned int flags) (retune.c,
+ * NR_DYNHZ_HZ in kernel/retune.h): HZ changed at runtime.
  */
 SYSCALL(1, exit)		     /* exit.c */
 SYSCALL(2, fork)		     /* fork.c */

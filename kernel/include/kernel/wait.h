@@ -11,6 +11,7 @@
 
 #include <kernel/list.h>
 #include <kernel/sched.h>
+#include <dynhz/retune.h>
 
 struct wait_queue_head {
 	struct list_head head;
@@ -48,10 +49,13 @@ int wake_up(struct wait_queue_head *wq);
 
 /*
  * Sleeps until cond is true or timeout jiffies pass. Returns 0 if the time
- * ran out with cond still false, else the jiffies left (at least 1).
+ * ran out with cond still false, else the jiffies left (at least 1). What
+ * is left is carried with its HZ generation, so a change of HZ between two
+ * sleeps is rebased (schedule_timeout_gen()).
  */
 #define wait_event_timeout(wq, cond, timeout)                              \
 	({                                                                 \
+		u32 g_ = dz_hz_generation(); /* read before the count */   \
 		long t_ = (timeout);                                       \
 		DEFINE_WAIT(w_);                                           \
 		for (;;) {                                                 \
@@ -62,7 +66,7 @@ int wake_up(struct wait_queue_head *wq);
 			}                                                  \
 			if (!t_)                                           \
 				break;                                     \
-			t_ = schedule_timeout(t_);                         \
+			t_ = schedule_timeout_gen(t_, &g_);                \
 		}                                                          \
 		finish_wait(&(wq), &w_);                                   \
 		t_;                                                        \
