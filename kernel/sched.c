@@ -178,6 +178,8 @@ struct thread *kthread_run(void (*fn)(void *arg), void *arg, const char *name)
 		t->stack[0] = STACK_CANARY;
 		t->sp = arch_thread_stack_init(t->stack + THREAD_STACK_SIZE / 4);
 		INIT_LIST_HEAD(&t->run_list);
+		t->timer_slack_ns = TIMER_SLACK_DEFAULT_NS;
+		t->default_timer_slack_ns = TIMER_SLACK_DEFAULT_NS;
 		t->state = TASK_RUNNING;
 		rq_enqueue(t);
 	}
