@@ -11,7 +11,7 @@
  * us a second, as Linux's second_overflow() makes it, until the limit.
  *
  * What a program sets is kept and read back as Linux would: ADJ_STATUS
- * (the writable bits; clearing STA_PLL resets the state to STA_UNSYNC),
+ * (the writable bits),
  * ADJ_MAXERROR, ADJ_ESTERROR, ADJ_TIMECONST (+4 without STA_NANO, in
  * 0..10), ADJ_TAI (0..100000 s, the TAI offset of CLOCK_TAI at once),
  * ADJ_NANO/ADJ_MICRO, ADJ_OFFSET (with STA_PLL: clamped to +-0.5 s),
@@ -198,7 +198,8 @@ static s64 clamp64(s64 v, s64 lo, s64 hi)
 static void adj_status(s32 status)
 {
 	if ((ntp.status & STA_PLL) && !(status & STA_PLL))
-		ntp_clear(); /* the PLL turned off: unsynchronized again */
+		ntp.status =
+			STA_UNSYNC; /* the PLL off: as Linux, before the bits given replace it */
 	ntp.status = (ntp.status & STA_RONLY) | (status & ~STA_RONLY);
 }
 
