@@ -206,7 +206,12 @@ _Noreturn void cpu_idle(void)
 			continue;
 		}
 		tick_nohz_idle_enter(); /* nohz=on: no tick until the next timer */
-		safe_halt();		/* sti; hlt: no wake-up slips in between */
+		/* Its catching up may have run timers that woke a thread: no halt then. */
+		if (need_resched || !list_empty(&runqueue)) {
+			local_irq_enable();
+			continue;
+		}
+		safe_halt(); /* sti; hlt: no wake-up slips in between */
 	}
 }
 
