@@ -35,22 +35,30 @@ struct pollfd_abi {
 };
 _Static_assert(sizeof(struct pollfd_abi) == 8, "struct pollfd is 8 bytes");
 
-u16 poll_fd_ready(s32 fd, u16 events, struct wait_queue_entry *w)
+/* What fd is ready for, of what it was asked (errors and hang-ups always count). */
+static u16 fd_ready(const struct pollfd_abi *pfd, struct wait_queue_entry *w)
 {
 	struct proc *p = proc_current();
 	struct file *f;
 	u16 mask = POLLOUT | POLLWRNORM;
 
-	if (fd < 0)
+	if (pfd->fd < 0)
 		return 0;
-	f = fd < NR_OPEN ? p->files.fd[fd] : NULL;
+	f = pfd->fd < NR_OPEN ? p->files.fd[pfd->fd] : NULL;
 	if (!f)
 		return POLLNVAL;
 	if (f->vn.kind == VN_PIPE)
-		return pipe_poll(f, w) & (events | POLLERR | POLLHUP);
+		return pipe_poll(f, w) & (pfd->events | POLLERR | POLLHUP);
 	if (f->vn.kind != VN_CONSOLE || console_poll_in(w))
 		mask |= POLLIN | POLLRDNORM;
-	return mask & (events | POLLERR | POLLHUP);
+	return mask & (pfd->events | POLLERR | POLLHUP);
+}
+
+u16 poll_fd_ready(s32 fd, u16 events, struct wait_queue_entry *w)
+{
+	const struct pollfd_abi pfd = { fd, events, 0 };
+
+	return fd_ready(&pfd, w);
 }
 
 /* One pass over the array: the revents written back; how many are ready, or -EFAULT. */
@@ -65,7 +73,7 @@ static long scan(u32 ufds, u32 nfds, struct wait_queue_entry *w)
 		if (copy_from_user(chunk, ufds + i * sizeof(chunk[0]), n * sizeof(chunk[0])))
 			return -EFAULT;
 		for (u32 k = 0; k < n; k++) {
-			chunk[k].revents = poll_fd_ready(chunk[k].fd, chunk[k].events, w);
+			chunk[k].revents = fd_ready(&chunk[k], w);
 			ready += chunk[k].revents != 0;
 		}
 		if (copy_to_user(ufds + i * sizeof(chunk[0]), chunk, n * sizeof(chunk[0])))
