@@ -33,7 +33,6 @@
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
 #include <dynhz/hrtimer.h>
-#include <dynhz/time64.h>
 
 /* Where *rem goes and how, for a relative sleep a signal ends; none for an absolute one. */
 struct sleep_rem {
@@ -55,7 +54,6 @@ static long hrtimer_nanosleep(int clock, int flags, u64 req, const struct sleep_
 {
 	int mode = (flags & TIMER_ABSTIME) ? HRTIMER_MODE_ABS : HRTIMER_MODE_REL;
 	struct hrtimer_sleeper sl;
-	long ret;
 
 	hrtimer_sleeper_setup(&sl, clock, mode);
 	hrtimer_set_expires_range_ns(&sl.timer, req > (u64)KTIME_MAX ? KTIME_MAX : (ktime_t)req,
@@ -75,8 +73,7 @@ static long hrtimer_nanosleep(int clock, int flags, u64 req, const struct sleep_
 		return 0;
 	if (flags & TIMER_ABSTIME)
 		return -ERESTARTNOHAND;
-	ret = copy_rem(r, hrtimer_get_remaining(&sl.timer));
-	return ret;
+	return copy_rem(r, hrtimer_get_remaining(&sl.timer));
 }
 
 /* The process CPU clock cpu_id (posix_clock_read's id) until it reaches end. */
