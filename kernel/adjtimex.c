@@ -28,6 +28,7 @@
 #include <kernel/syscall.h>
 #include <kernel/uaccess.h>
 #include <kernel/errno.h>
+#include <kernel/string.h>
 #include <dynhz/hz.h>
 #include <dynhz/port.h>
 #include <dynhz/timekeeping.h>
@@ -326,73 +327,35 @@ static long clock_adj_ok(s32 id)
 	return -EOPNOTSUPP;
 }
 
+/* The fields all three structs share, by name (the 32-bit one truncates, as Linux's). */
+#define TIMEX_FIELDS(X)                                                                            \
+	X(modes)                                                                                   \
+	X(offset)                                                                                  \
+	X(freq) X(maxerror) X(esterror) X(status) X(constant) X(precision) X(tolerance)            \
+		X(time_sec) X(time_usec) X(tick) X(ppsfreq) X(jitter) X(shift) X(stabil) X(jitcnt) \
+			X(calcnt) X(errcnt) X(stbcnt) X(tai)
+#define FROM_USER(f) k->f = u->f;
+#define TO_USER(f)   u->f = k->f;
+
 static void from_timex32(struct ktimex *k, const struct old_timex32 *u)
 {
-	*k = (struct ktimex){ u->modes,	    u->offset,	 u->freq,      u->maxerror,  u->esterror,
-			      u->status,    u->constant, u->precision, u->tolerance, u->time_sec,
-			      u->time_usec, u->tick,	 u->ppsfreq,   u->jitter,    u->shift,
-			      u->stabil,    u->jitcnt,	 u->calcnt,    u->errcnt,    u->stbcnt,
-			      u->tai };
+	TIMEX_FIELDS(FROM_USER)
 }
 
 static void to_timex32(struct old_timex32 *u, const struct ktimex *k)
 {
-	*u = (struct old_timex32){ k->modes,
-				   (s32)k->offset,
-				   (s32)k->freq,
-				   (s32)k->maxerror,
-				   (s32)k->esterror,
-				   k->status,
-				   (s32)k->constant,
-				   (s32)k->precision,
-				   (s32)k->tolerance,
-				   (s32)k->time_sec,
-				   (s32)k->time_usec,
-				   (s32)k->tick,
-				   (s32)k->ppsfreq,
-				   (s32)k->jitter,
-				   k->shift,
-				   (s32)k->stabil,
-				   (s32)k->jitcnt,
-				   (s32)k->calcnt,
-				   (s32)k->errcnt,
-				   (s32)k->stbcnt,
-				   k->tai,
-				   { 0 } };
+	TIMEX_FIELDS(TO_USER)
+	memset(u->pad, 0, sizeof(u->pad)); /* as Linux's put_old_timex32() */
 }
 
 static void from_timex64(struct ktimex *k, const struct kernel_timex *u)
 {
-	*k = (struct ktimex){ u->modes,	    u->offset,	 u->freq,      u->maxerror,  u->esterror,
-			      u->status,    u->constant, u->precision, u->tolerance, u->time_sec,
-			      u->time_usec, u->tick,	 u->ppsfreq,   u->jitter,    u->shift,
-			      u->stabil,    u->jitcnt,	 u->calcnt,    u->errcnt,    u->stbcnt,
-			      u->tai };
+	TIMEX_FIELDS(FROM_USER)
 }
 
 static void to_timex64(struct kernel_timex *u, const struct ktimex *k)
 {
-	*u = (struct kernel_timex){ .modes = k->modes,
-				    .offset = k->offset,
-				    .freq = k->freq,
-				    .maxerror = k->maxerror,
-				    .esterror = k->esterror,
-				    .status = k->status,
-				    .constant = k->constant,
-				    .precision = k->precision,
-				    .tolerance = k->tolerance,
-				    .time_sec = k->time_sec,
-				    .time_usec = k->time_usec,
-				    .tick = k->tick,
-				    .ppsfreq = k->ppsfreq,
-				    .jitter = k->jitter,
-				    .shift = k->shift,
-				    .stabil = k->stabil,
-				    .jitcnt = k->jitcnt,
-				    .calcnt = k->calcnt,
-				    .errcnt = k->errcnt,
-				    .stbcnt = k->stbcnt,
-				    .tai = k->tai };
+	TIMEX_FIELDS(TO_USER)
 }
 
 /* As Linux: the struct read first (-EFAULT), then the clock, then written back on success. */
