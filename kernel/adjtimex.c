@@ -328,12 +328,28 @@ static long clock_adj_ok(s32 id)
 }
 
 /* The fields all three structs share, by name (the 32-bit one truncates, as Linux's). */
-#define TIMEX_FIELDS(X)                                                                            \
-	X(modes)                                                                                   \
-	X(offset)                                                                                  \
-	X(freq) X(maxerror) X(esterror) X(status) X(constant) X(precision) X(tolerance)            \
-		X(time_sec) X(time_usec) X(tick) X(ppsfreq) X(jitter) X(shift) X(stabil) X(jitcnt) \
-			X(calcnt) X(errcnt) X(stbcnt) X(tai)
+#define TIMEX_FIELDS(X) \
+	X(modes)        \
+	X(offset)       \
+	X(freq)         \
+	X(maxerror)     \
+	X(esterror)     \
+	X(status)       \
+	X(constant)     \
+	X(precision)    \
+	X(tolerance)    \
+	X(time_sec)     \
+	X(time_usec)    \
+	X(tick)         \
+	X(ppsfreq)      \
+	X(jitter)       \
+	X(shift)        \
+	X(stabil)       \
+	X(jitcnt)       \
+	X(calcnt)       \
+	X(errcnt)       \
+	X(stbcnt)       \
+	X(tai)
 #define FROM_USER(f) k->f = u->f;
 #define TO_USER(f)   u->f = k->f;
 
