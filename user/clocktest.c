@@ -462,6 +462,20 @@ static void test_eintr(void)
 	check(err_of(r) == EINTR && left <= NS - (m1 - m0) + SLACK_NS + 1000000 &&
 		      left >= NS - (m1 - m0) - 1000000,
 	      "clock_nanosleep_tai_eintr_remaining", "slept=%lld left=%lld", m1 - m0, left);
+	/* As Linux: sleeps and waits are not made again under SA_RESTART (they end with EINTR). */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	arm(20000);
+	r = syscall(NR_nanosleep, &req, NULL);
+	expect_errno("nanosleep_sa_restart_eintr", r, EINTR);
+	arm(20000);
+	r = poll(NULL, 0, 1000);
+	expect_errno("poll_sa_restart_eintr", r, EINTR);
+	arm(20000);
+	r = syscall(NR_newselect, 0, NULL, NULL, NULL, NULL);
+	expect_errno("select_sa_restart_eintr", r, EINTR);
+	sa.sa_flags = 0;
+	sigaction(SIGALRM, &sa, NULL);
 	struct ts32 abs = { (int32_t)(clk(CLOCK_MONOTONIC) / NS + 5), 0 }, untouched = { 7, 7 };
 	arm(50000);
 	r = syscall(NR_clock_nanosleep, CLOCK_MONOTONIC, 1, &abs, &untouched);
