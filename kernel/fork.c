@@ -233,6 +233,11 @@ static long start_child(struct proc *child, struct proc *parent, u32 flags)
 		parent->vfork_waiting = true;
 	}
 	child->thread = kthread_run(fork_child_thread, child, child->comm);
+	if (child->thread) {
+		/* As Linux's copy_process: the parent's slack, which is also the child's default. */
+		child->thread->timer_slack_ns = current->timer_slack_ns;
+		child->thread->default_timer_slack_ns = current->timer_slack_ns;
+	}
 	dz_irq_restore(irq);
 	if (!child->thread) {
 		discard_child(child);

@@ -8,6 +8,11 @@
  * read-only, but do not block). The console waits for input, its output
  * is always ready; a pipe's ends wait for data and room (kernel/pipe.c).
  * A negative descriptor is skipped, a closed one answers POLLNVAL.
+ *
+ * The timeout is an hrtimer on CLOCK_MONOTONIC, as Linux's: the wait ends
+ * at its time plus a slack (0.1 % of the timeout, at least the thread's
+ * timer slack, at most 100 ms), never before, at any HZ; a timeout in ms
+ * is exactly that many ms from the call.
  */
 #include "vfs-internal.h"
 #include <kernel/proc.h>
@@ -17,17 +22,9 @@
 #include <kernel/uaccess.h>
 #include <kernel/wait.h>
 #include <kernel/errno.h>
+#include <kernel/poll.h>
+#include <kernel/posix-clock.h>
 #include <dynhz/jiffies.h>
-#include <dynhz/retune.h>
-
-#define POLLIN	   0x0001
-#define POLLPRI	   0x0002
-#define POLLOUT	   0x0004
-#define POLLERR	   0x0008
-#define POLLHUP	   0x0010
-#define POLLNVAL   0x0020
-#define POLLRDNORM 0x0040
-#define POLLWRNORM 0x0100
 
 #define POLL_NFDS_MAX 1024 /* Linux's default RLIMIT_NOFILE: more is -EINVAL */
 #define POLL_CHUNK    16   /* pollfds copied in at a time: the kernel stack is small */
@@ -57,6 +54,13 @@ static u16 fd_ready(const struct pollfd_abi *pfd, struct wait_queue_entry *w)
 	return mask & (pfd->events | POLLERR | POLLHUP);
 }
 
+u16 poll_fd_ready(s32 fd, u16 events, struct wait_queue_entry *w)
+{
+	const struct pollfd_abi pfd = { fd, events, 0 };
+
+	return fd_ready(&pfd, w);
+}
+
 /* One pass over the array: the revents written back; how many are ready, or -EFAULT. */
 static long scan(u32 ufds, u32 nfds, struct wait_queue_entry *w)
 {
@@ -78,13 +82,34 @@ static long scan(u32 ufds, u32 nfds, struct wait_queue_entry *w)
 	return ready;
 }
 
-/* timeout_ms < 0: no limit; 0: one look. -EINTR when a signal is to be delivered first. */
-SYSCALL_DEFINE3(poll, u32, ufds, u32, nfds, int, timeout_ms)
+#define MAX_SLACK_NS (100 * NSEC_PER_MSEC)
+
+u64 poll_slack_ns(ktime_t end)
+{
+	ktime_t left = end - ktime_get();
+	u64 slack = left <= 0 ? 0 : (u64)left / 1000;
+
+	if (slack > MAX_SLACK_NS)
+		slack = MAX_SLACK_NS;
+	return slack < current->timer_slack_ns ? current->timer_slack_ns : slack;
+}
+
+long poll_deadline(s64 sec, s64 nsec, ktime_t *end)
+{
+	u64 ns;
+
+	if (ts_to_ns(sec, nsec, &ns))
+		return -EINVAL;
+	*end = ns ? ktime_add_safe(ktime_get(), ns > (u64)KTIME_MAX ? KTIME_MAX : (ktime_t)ns) : 0;
+	return 0;
+}
+
+long poll_fds(u32 ufds, u32 nfds, const ktime_t *end)
 {
 	struct proc *p = proc_current();
-	u32 gen = dz_hz_generation(); /* of left, read first: a change of HZ rebases it */
-	long left = timeout_ms < 0 ? MAX_SCHEDULE_TIMEOUT
-				   : (long)msecs_to_jiffies((unsigned int)timeout_ms);
+	bool timed_out = end && *end == 0;
+	u64 slack = end && !timed_out ? poll_slack_ns(*end) : 0;
+	ktime_t deadline = end ? *end : 0;
 	DEFINE_WAIT(w);
 	long ret;
 
@@ -92,15 +117,30 @@ SYSCALL_DEFINE3(poll, u32, ufds, u32, nfds, int, timeout_ms)
 		return -EINVAL;
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
-		ret = scan(ufds, nfds, timeout_ms ? &w : NULL);
-		if (ret || !timeout_ms || !left)
+		ret = scan(ufds, nfds, timed_out ? NULL : &w);
+		if (ret || timed_out)
 			break;
 		if (signal_pending(p)) {
-			ret = -EINTR;
+			ret = -ERESTARTNOHAND;
 			break;
 		}
-		left = schedule_timeout_gen(left, &gen);
+		if (!schedule_hrtimeout_range(end ? &deadline : NULL, slack, HRTIMER_MODE_ABS))
+			timed_out = true;
 	}
+	__set_current_state(TASK_RUNNING);
 	finish_wait(NULL, &w); /* off the console's queue, if it was put there */
 	return ret;
+}
+
+/* timeout_ms < 0: no limit; 0: one look. EINTR when a signal is to be delivered first. */
+SYSCALL_DEFINE3(poll, u32, ufds, u32, nfds, int, timeout_ms)
+{
+	ktime_t end = 0;
+	long ret;
+
+	if (timeout_ms > 0)
+		poll_deadline(timeout_ms / 1000, (s64)(timeout_ms % 1000) * NSEC_PER_MSEC, &end);
+	ret = poll_fds(ufds, nfds, timeout_ms < 0 ? NULL : &end);
+	/* Linux restarts a timed poll with the time left, when no handler runs: EINTR here. */
+	return ret == -ERESTARTNOHAND && timeout_ms >= 0 ? -ERESTART_RESTARTBLOCK : ret;
 }

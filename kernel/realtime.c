@@ -11,6 +11,8 @@
 #include <asm/rtc.h>
 #include <dynhz/timekeeping.h>
 #include <dynhz/time64.h>
+#include <kernel/errno.h>
+#include <dynhz/port.h>
 
 void realtime_init(void)
 {
@@ -32,4 +34,47 @@ u64 realtime_get_ns(void)
 u64 realtime_boot_seconds(void)
 {
 	return realtime_offset_ns() / NSEC_PER_SEC;
+}
+
+/* KTIME_SEC_MAX minus 30 years of uptime, as Linux's TIME_SETTOD_SEC_MAX. */
+#define SETTOD_SEC_MAX (S64_MAX / (s64)NSEC_PER_SEC - 30LL * 365 * 86400)
+
+bool realtime_settime_valid(s64 sec, s64 nsec)
+{
+	return sec >= 0 && sec <= SETTOD_SEC_MAX && nsec >= 0 && nsec < (s64)NSEC_PER_SEC;
+}
+
+/* The new time, if valid and not before the boot; interrupts off (monotonic time read once). */
+static long set_checked(s64 sec, s64 nsec)
+{
+	s64 mono = (s64)ktime_get_ns();
+
+	if (!realtime_settime_valid(sec, nsec) || sec * (s64)NSEC_PER_SEC + nsec < mono)
+		return -EINVAL;
+	dz_timekeeping_set_real_ns(sec * (s64)NSEC_PER_SEC + nsec);
+	return 0;
+}
+
+long realtime_settime(s64 sec, s64 nsec)
+{
+	unsigned long flags = dz_irq_save();
+	long err = set_checked(sec, nsec);
+
+	dz_irq_restore(flags);
+	return err;
+}
+
+long realtime_inject_offset(s64 sec, s64 nsec)
+{
+	unsigned long flags = dz_irq_save();
+	s64 to, step;
+	long err = -EINVAL;
+
+	if (nsec >= 0 && nsec < (s64)NSEC_PER_SEC &&
+	    !__builtin_mul_overflow(sec, (s64)NSEC_PER_SEC, &step) &&
+	    !__builtin_add_overflow(step, nsec, &step) &&
+	    !__builtin_add_overflow((s64)realtime_get_ns(), step, &to) && to >= 0)
+		err = set_checked(to / (s64)NSEC_PER_SEC, to % (s64)NSEC_PER_SEC);
+	dz_irq_restore(flags);
+	return err;
 }

@@ -180,6 +180,8 @@ struct thread *kthread_run(void (*fn)(void *arg), void *arg, const char *name)
 		t->stack[0] = STACK_CANARY;
 		t->sp = arch_thread_stack_init(t->stack + THREAD_STACK_SIZE / 4);
 		INIT_LIST_HEAD(&t->run_list);
+		t->timer_slack_ns = TIMER_SLACK_DEFAULT_NS;
+		t->default_timer_slack_ns = TIMER_SLACK_DEFAULT_NS;
 		t->state = TASK_RUNNING;
 		rq_enqueue(t);
 	}
@@ -206,7 +208,12 @@ _Noreturn void cpu_idle(void)
 			continue;
 		}
 		tick_nohz_idle_enter(); /* nohz=on: no tick until the next timer */
-		safe_halt();		/* sti; hlt: no wake-up slips in between */
+		/* Its catching up may have run timers that woke a thread: no halt then. */
+		if (need_resched || !list_empty(&runqueue)) {
+			local_irq_enable();
+			continue;
+		}
+		safe_halt(); /* sti; hlt: no wake-up slips in between */
 	}
 }
 

@@ -863,6 +863,38 @@ SYSCALL_DEFINE2(rt_sigsuspend, u32, umask, u32, sigsetsize)
 	return sleep_until_signal(p);
 }
 
+/*
+ * The temporary mask of pselect6 and ppoll, as sigsuspend's: in force for
+ * the call, kept until a handler's frame has saved the caller's mask when
+ * a signal ended the call (-ERESTARTNOHAND), put back at once otherwise.
+ */
+long signal_set_temporary_mask(u32 umask, u32 sigsetsize)
+{
+	struct proc *p = proc_current();
+	u64 set;
+
+	if (!umask)
+		return 0;
+	if (sigsetsize != SIG_SETSIZE)
+		return -EINVAL;
+	if (read_sigset(umask, &set))
+		return -EFAULT;
+	p->sig.saved_blocked = p->sig.blocked;
+	p->sig.restore_blocked = true;
+	set_blocked(p, set);
+	return 0;
+}
+
+void signal_restore_mask_unless(bool interrupted)
+{
+	struct proc *p = proc_current();
+
+	if (!p->sig.restore_blocked || interrupted)
+		return;
+	set_blocked(p, p->sig.saved_blocked);
+	p->sig.restore_blocked = false;
+}
+
 /* ---- sending ---- */
 
 /* Permission is not checked: every process is root's. sig 0 only probes. */

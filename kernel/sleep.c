@@ -11,8 +11,14 @@
  * clocksource says the time is not up yet (the sleep began mid-tick), one
  * more tick. It ends at the first tick at or after the asked time: never
  * shorter, at most one tick longer (plus the wake-up).
+ *
+ * schedule_hrtimeout_range() and usleep_range() sleep on an hrtimer
+ * instead: they end at their time plus at most the range given (the
+ * slack), at any HZ, where the core runs in high resolution; at tick
+ * resolution (highres=off) at the first tick after their time.
  */
 #include <kernel/sched.h>
+#include <kernel/errno.h>
 #include <dynhz/timer.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/printk.h>
@@ -20,6 +26,7 @@
 #include <dynhz/port.h>
 #include <kernel/retune.h>
 #include <dynhz/retune.h>
+#include <dynhz/hrtimer.h>
 
 struct process_timer {
 	struct timer_list timer;
@@ -124,5 +131,79 @@ void msleep(unsigned int msecs)
 		timeout = (long)nsecs_to_jiffies(end - now);
 		__set_current_state(TASK_UNINTERRUPTIBLE);
 		schedule_timeout_gen(timeout, &gen);
+	}
+}
+
+static enum hrtimer_restart hrtimer_wakeup(struct hrtimer *timer)
+{
+	struct hrtimer_sleeper *sl = dz_hrtimer_entry(timer, struct hrtimer_sleeper, timer);
+	struct thread *task = sl->task;
+
+	sl->task = NULL;
+	if (task)
+		wake_up_process(task);
+	return HRTIMER_NORESTART;
+}
+
+void hrtimer_sleeper_setup(struct hrtimer_sleeper *sl, int clock_id, int mode)
+{
+	sl->task = current;
+	hrtimer_setup(&sl->timer, hrtimer_wakeup, clock_id, (enum hrtimer_mode)mode);
+}
+
+/**
+ * schedule_hrtimeout_range_clock() - sleep until a time on a clock
+ * @expires: the time (HRTIMER_MODE_ABS) or the length (REL); NULL: no limit
+ * @delta: the slack: the sleep may end up to this much after *expires
+ * @mode: HRTIMER_MODE_ABS or HRTIMER_MODE_REL
+ * @clock_id: DZ_CLOCK_MONOTONIC, _BOOTTIME, _REALTIME or _TAI
+ *
+ * The caller sets its state first (TASK_INTERRUPTIBLE or _UNINTERRUPTIBLE);
+ * it is TASK_RUNNING on return. An absolute time on the realtime or TAI
+ * clock follows clock_settime (the core re-evaluates the timer).
+ *
+ * Return: 0 when the time came, -EINTR when woken before it.
+ */
+int schedule_hrtimeout_range_clock(ktime_t *expires, u64 delta, int mode, int clock_id)
+{
+	struct hrtimer_sleeper sl;
+
+	if (expires && *expires == 0) {
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
+	if (!expires) {
+		schedule();
+		return -EINTR;
+	}
+	hrtimer_sleeper_setup(&sl, clock_id, mode);
+	hrtimer_start_range_ns(&sl.timer, *expires, delta, (enum hrtimer_mode)mode);
+	/* A time already past has run the callback: the state is RUNNING, schedule() returns. */
+	if (sl.task)
+		schedule();
+	hrtimer_cancel(&sl.timer);
+	__set_current_state(TASK_RUNNING);
+	return sl.task ? -EINTR : 0;
+}
+
+int schedule_hrtimeout_range(ktime_t *expires, u64 delta, int mode)
+{
+	return schedule_hrtimeout_range_clock(expires, delta, mode, DZ_CLOCK_MONOTONIC);
+}
+
+int schedule_hrtimeout(ktime_t *expires, int mode)
+{
+	return schedule_hrtimeout_range(expires, 0, mode);
+}
+
+void usleep_range(unsigned long min_us, unsigned long max_us)
+{
+	ktime_t end = ktime_add_safe(ktime_get(), (ktime_t)min_us * NSEC_PER_USEC);
+	u64 delta = max_us > min_us ? (u64)(max_us - min_us) * NSEC_PER_USEC : 0;
+
+	for (;;) {
+		__set_current_state(TASK_UNINTERRUPTIBLE);
+		if (!schedule_hrtimeout_range(&end, delta, HRTIMER_MODE_ABS))
+			break;
 	}
 }

@@ -291,11 +291,16 @@ SYSCALL_DEFINE0(sync)
 	return 0;
 }
 
-#define PR_SET_NAME 15
-#define PR_GET_NAME 16
+#define PR_SET_NAME	  15
+#define PR_GET_NAME	  16
+#define PR_SET_TIMERSLACK 29
+#define PR_GET_TIMERSLACK 30
 
 /*
- * prctl: the name (comm, as ps shows it) of the process. Linux's other
+ * prctl: the name (comm, as ps shows it) of the process, and the
+ * thread's timer slack (the range its sleeps may end in: 0 sets the
+ * default back, which is the slack the thread had at its fork; read back
+ * as the return value, as Linux's). Linux's other
  * options act on what a process of one thread without capabilities or
  * seccomp does not have here: -EINVAL, as Linux answers an unknown one.
  */
@@ -318,6 +323,11 @@ SYSCALL_DEFINE2(prctl, int, option, u32, arg2)
 		memcpy(name, p->comm, sizeof(name));
 		name[PROC_COMM_LEN - 1] = '\0';
 		return copy_to_user(arg2, name, sizeof(name)) ? -EFAULT : 0;
+	case PR_SET_TIMERSLACK:
+		current->timer_slack_ns = arg2 ? arg2 : current->default_timer_slack_ns;
+		return 0;
+	case PR_GET_TIMERSLACK:
+		return (long)current->timer_slack_ns;
 	default:
 		return -EINVAL;
 	}

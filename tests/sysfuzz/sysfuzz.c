@@ -473,10 +473,15 @@ enum tame {
 	T_SIGSUSPEND, /* only the calls that fail before waiting */
 	T_SIGRETURN,  /* a forged frame, on a stack of its own */
 	T_RLIMIT,     /* no new limit that would kill or starve the program */
+	T_CPUSLEEP,   /* no relative sleep on the program's own CPU clock: it never ends */
 };
 
 /* What a successful result must look like. */
-enum res { R_ANY, R_ZERO, R_LEN, R_FD };
+/*
+ * R_TIME: time(), whose seconds (the clock may be set anywhere) can look
+ * like -errno to a 32-bit caller, as on Linux i386: any value goes.
+ */
+enum res { R_ANY, R_ZERO, R_LEN, R_FD, R_TIME };
 
 struct spec {
 	u32 nr;
@@ -540,11 +545,12 @@ static const struct spec specs[] = {
 	CALL(7, waitpid, A(PID, OUTN, FLAGS), T_NONE, R_ANY, 0,
 	     E(ECHILD, EINTR, EINVAL, EFAULT, ESRCH)),
 	CALL(12, chdir, A(PATH), T_NONE, R_ZERO, 0, E(E_PATH)),
-	CALL(13, time, A(OUTN), T_NONE, R_ANY, 0, E(EFAULT)),
+	CALL(13, time, A(OUTN), T_NONE, R_TIME, 0, E(EFAULT)),
 	CALL(19, lseek, A(FD, OFF, INT), T_NONE, R_ANY, 0,
 	     E(EBADF, EINVAL, ENXIO, EOVERFLOW, ESPIPE)),
 	CALL(20, getpid, A0, T_NONE, R_ANY, 0, NONE),
 	CALL(24, getuid, A0, T_NONE, R_ANY, 0, NONE),
+	CALL(25, stime, A(INN), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
 	CALL(27, alarm, A(INT), T_NONE, R_ANY, 0, NONE),
 	CALL(33, access, A(PATH, MODE), T_NONE, R_ZERO, 0, E(E_ACCESS)),
 	CALL(36, sync, A0, T_NONE, R_ZERO, 0, NONE),
@@ -566,6 +572,7 @@ static const struct spec specs[] = {
 	CALL(76, getrlimit, A(INT, OUT), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
 	CALL(77, getrusage, A(INT, OUT), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
 	CALL(78, gettimeofday, A(OUTN, OUTN), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
+	CALL(79, settimeofday, A(INN, INN), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
 	CALL(85, readlink, A(PATH, BUF, LEN), T_NONE, R_LEN, 2, E(E_PATH, EINVAL)),
 	CALL(91, munmap, A(X, X), T_MEM, R_ZERO, 0, E(EINVAL, ENOMEM)),
 	CALL(104, setitimer, A(INT, INN, OUTN), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
@@ -575,6 +582,7 @@ static const struct spec specs[] = {
 	CALL(116, sysinfo, A(OUT), T_NONE, R_ZERO, 0, E(EFAULT)),
 	CALL(119, sigreturn, A0, T_SIGRETURN, R_ANY, 0, NONE),
 	CALL(122, uname, A(OUT), T_NONE, R_ZERO, 0, E(EFAULT)),
+	CALL(124, adjtimex, A(INOUT), T_NONE, R_ANY, 0, E(EFAULT, EINVAL)),
 	CALL(125, mprotect, A(X, X, FLAGS), T_MEM, R_ZERO, 0, E(EACCES, EINVAL, ENOMEM)),
 	CALL(132, getpgid, A(PID), T_NONE, R_ANY, 0, E(ESRCH)),
 	CALL(140, _llseek, A(FD, OFF, OFF, OUT, INT), T_NONE, R_ZERO, 0,
@@ -610,9 +618,10 @@ static const struct spec specs[] = {
 	CALL(243, set_thread_area, A(INOUT), T_SETTLS, R_ZERO, 0, E(EFAULT, EINVAL, ESRCH)),
 	CALL(244, get_thread_area, A(INOUT), T_GETTLS, R_ZERO, 0, E(EFAULT, EINVAL)),
 	CALL(258, set_tid_address, A(OUTN), T_NONE, R_ANY, 0, NONE),
+	CALL(264, clock_settime, A(CLK, IN), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL, EPERM)),
 	CALL(265, clock_gettime, A(CLK, OUT), T_NONE, R_ZERO, 0, E(E_CLOCK)),
 	CALL(266, clock_getres, A(CLK, OUTN), T_NONE, R_ZERO, 0, E(E_CLOCK)),
-	CALL(267, clock_nanosleep, A(CLK, INT, TSREQ, OUTN), T_NONE, R_ANY, 0,
+	CALL(267, clock_nanosleep, A(CLK, INT, TSREQ, OUTN), T_CPUSLEEP, R_ANY, 0,
 	     E(E_SLEEP, EOPNOTSUPP)),
 	CALL(270, tgkill, A(PID, PID, SIG), T_KILL, R_ZERO, 0, E(E_SIGNAL)),
 	CALL(295, openat, A(DFD, PATH, FLAGS, MODE), T_NONE, R_FD, 0, E(E_OPEN, EBADF)),
@@ -624,12 +633,15 @@ static const struct spec specs[] = {
 	CALL(331, pipe2, A(OUT, FLAGS), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL, EMFILE, ENFILE)),
 	CALL(340, prlimit64, A(PID, INT, INN, OUTN), T_RLIMIT, R_ZERO, 0,
 	     E(EFAULT, EINVAL, EPERM, ESRCH)),
+	CALL(343, clock_adjtime, A(CLK, INOUT), T_NONE, R_ANY, 0, E(EFAULT, EINVAL, EOPNOTSUPP)),
 	CALL(355, getrandom, A(BUF, LEN, FLAGS), T_NONE, R_LEN, 1,
 	     E(EAGAIN, EFAULT, EINTR, EINVAL)),
 	CALL(383, statx, A(DFD, PATH, FLAGS, FLAGS, OUT), T_NONE, R_ZERO, 0, E(E_STAT, EINVAL)),
 	CALL(403, clock_gettime64, A(CLK, OUT), T_NONE, R_ZERO, 0, E(E_CLOCK)),
+	CALL(404, clock_settime64, A(CLK, IN), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL, EPERM)),
+	CALL(405, clock_adjtime64, A(CLK, INOUT), T_NONE, R_ANY, 0, E(EFAULT, EINVAL, EOPNOTSUPP)),
 	CALL(406, clock_getres_time64, A(CLK, OUTN), T_NONE, R_ZERO, 0, E(E_CLOCK)),
-	CALL(407, clock_nanosleep_time64, A(CLK, INT, TS64REQ, OUTN), T_NONE, R_ANY, 0,
+	CALL(407, clock_nanosleep_time64, A(CLK, INT, TS64REQ, OUTN), T_CPUSLEEP, R_ANY, 0,
 	     E(E_SLEEP, EOPNOTSUPP)),
 	CALL(439, faccessat2, A(DFD, PATH, MODE, FLAGS), T_NONE, R_ZERO, 0, E(E_ACCESS, EBADF)),
 	CALL(42, pipe, A(OUT), T_NONE, R_ZERO, 0, E(EFAULT, EMFILE, ENFILE)),
@@ -1363,6 +1375,16 @@ static int sync_signal(u32 sig)
 	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP;
 }
 
+/* Linux's process CPU clocks of the caller: 2, and ~pid << 3 | 0..2 for pid 0 or its own. */
+static int own_cpu_clock(s32 id)
+{
+	s32 pid = ~(id >> 3);
+
+	if (id == 2)
+		return 1;
+	return id < 0 && (id & 7) < 3 && (pid == 0 || pid == (s32)SYS0(SYS_getpid));
+}
+
 /* The arguments a call's kind alone cannot make safe. */
 static void gen_special(struct call *c)
 {
@@ -1411,6 +1433,21 @@ static void gen_special(struct call *c)
 	case T_GETTLS:
 		if (chance(60))
 			c->a[0] = gen_user_desc();
+		break;
+	case T_CPUSLEEP:
+		/*
+		 * Its own CPU time does not move while it sleeps (a forked child's
+		 * has hardly begun): absolute, to a valid request's time 0.
+		 */
+		if (own_cpu_clock((s32)c->a[0])) {
+			s32 *w = (s32 *)(uintptr_t)c->a[2];
+			int nsec = c->nr == 407 ? 2 : 1;
+
+			c->a[1] |= 1; /* TIMER_ABSTIME */
+			if (c->a[2] - SCRATCH <= 4 * PAGE - 16 && w[nsec] >= 0 &&
+			    w[nsec] < 1000000000)
+				w[nsec] = 0;
+		}
 		break;
 	case T_RLIMIT: {
 		u32 *res = &c->a[c->nr == 75 ? 0 : 1], *new = &c->a[c->nr == 75 ? 1 : 2];
@@ -1507,7 +1544,7 @@ static void check_result(const struct call *c, long ret)
 				bad(c, ret,
 				    "the kernel implements it; sysfuzz has no errno set for it");
 			}
-		} else if (!in_set(s->errs, e)) {
+		} else if (!in_set(s->errs, e) && s->res != R_TIME) {
 			outside++;
 			bad(c, ret, "not an errno Linux gives for this call");
 		}

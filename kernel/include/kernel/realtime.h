@@ -22,6 +22,26 @@ u64 realtime_get_ns(void);
  */
 u64 realtime_offset_ns(void);
 
+/*
+ * Can the clock be set to sec.nsec? As Linux's timespec64_valid_settod():
+ * sec >= 0, nsec in [0, 10^9), and sec at most 30 years short of ktime's
+ * limit (year 2232).
+ */
+bool realtime_settime_valid(s64 sec, s64 nsec);
+
+/*
+ * Sets the clock (clock_settime, settimeofday, stime): 0, or -EINVAL for
+ * a time that is not valid or is before the boot (CLOCK_REALTIME below
+ * CLOCK_MONOTONIC: Linux refuses it too). Realtime hrtimers follow.
+ */
+long realtime_settime(s64 sec, s64 nsec);
+
+/*
+ * Steps the clock by sec.nsec (adjtimex ADJ_SETOFFSET; nsec in [0, 10^9),
+ * sec of either sign): 0, or -EINVAL under the same rules, nothing moved.
+ */
+long realtime_inject_offset(s64 sec, s64 nsec);
+
 /* When the monotonic clock was 0 (the boot), in Unix seconds: /proc/stat's btime. */
 u64 realtime_boot_seconds(void);
 

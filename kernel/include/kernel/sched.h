@@ -23,6 +23,8 @@
 
 #include <dynhz/types.h>
 #include <dynhz/jiffies.h>
+#include <dynhz/ktime.h>
+#include <dynhz/hrtimer.h>
 #include <kernel/list.h>
 
 struct proc;
@@ -54,7 +56,16 @@ struct thread {
 	u64 switches;	   /* times it was switched in */
 	u64 preemptions;   /* times its slice ran out */
 	struct proc *proc; /* the process it runs, if any */
+	/*
+	 * How late its sleeps may end (an hrtimer's range), as Linux's: 50 us
+	 * for a new kernel thread; a forked one takes its parent's, which is
+	 * also what PR_SET_TIMERSLACK 0 goes back to (default_timer_slack_ns).
+	 */
+	u64 timer_slack_ns;
+	u64 default_timer_slack_ns;
 };
+
+#define TIMER_SLACK_DEFAULT_NS 50000
 
 extern struct thread *current;
 
@@ -122,5 +133,31 @@ long schedule_timeout_gen(long timeout, u32 *gen);
 long schedule_timeout_interruptible(long timeout);
 long schedule_timeout_uninterruptible(long timeout);
 void msleep(unsigned int msecs);
+
+/*
+ * Sleeping on an hrtimer (kernel/sleep.c), Linux's names and meaning:
+ * sleep in the state the caller set until *expires (on clock_id, ABS or
+ * REL) plus up to delta ns, or until woken. expires NULL: no limit; a
+ * zero *expires returns at once. Returns 0 when the time came, -EINTR
+ * when woken before (a signal, in TASK_INTERRUPTIBLE, or a wake_up).
+ */
+int schedule_hrtimeout_range_clock(ktime_t *expires, u64 delta, int mode, int clock_id);
+int schedule_hrtimeout_range(ktime_t *expires, u64 delta, int mode);
+int schedule_hrtimeout(ktime_t *expires, int mode);
+/*
+ * A thread asleep on an hrtimer (Linux's struct hrtimer_sleeper): the
+ * timer's callback wakes task and clears it, so task == NULL afterwards
+ * says the time came. Set up with hrtimer_sleeper_setup(); the caller
+ * starts the timer after setting its state, then schedule()s while task.
+ */
+struct hrtimer_sleeper {
+	struct hrtimer timer;
+	struct thread *task;
+};
+
+void hrtimer_sleeper_setup(struct hrtimer_sleeper *sl, int clock_id, int mode);
+
+/* Sleeps uninterruptibly at least min_us, at most about max_us (one wakeup in the range). */
+void usleep_range(unsigned long min_us, unsigned long max_us);
 
 #endif

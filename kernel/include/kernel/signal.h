@@ -123,6 +123,14 @@ void signal_send_info(struct proc *p, int sig, const struct sig_origin *o);
 void signal_force(struct proc *p, int sig, int code, u32 addr);
 /* Is a signal pending that is not blocked and not ignored (an interruptible sleep ends)? */
 bool signal_pending(const struct proc *p);
+/*
+ * pselect6 and ppoll: the mask at umask (sigsetsize bytes: 8, else
+ * -EINVAL; -EFAULT) replaces the blocked set for the call (nothing when
+ * umask is 0); signal_restore_mask_unless(ret == -ERESTARTNOHAND) at the
+ * end puts the old one back, or leaves that to the signal's delivery.
+ */
+long signal_set_temporary_mask(u32 umask, u32 sigsetsize);
+void signal_restore_mask_unless(bool interrupted);
 /* "SIGALRM", or NULL for a number without a name (the real-time signals). */
 const char *signal_name_of(int sig);
 
