@@ -11,6 +11,7 @@
 
 #include <dynhz/types.h>
 #include <dynhz/timer.h>
+#include <kernel/cputimer.h>
 
 #define NSIG	  64
 #define SIGHUP	  1
@@ -89,11 +90,16 @@ struct sigstate {
 	bool restore_blocked;
 };
 
-/* ITIMER_REAL (and alarm): a kernel timer on the jiffies wheel. */
+/*
+ * ITIMER_REAL (and alarm): a kernel timer on the jiffies wheel;
+ * ITIMER_VIRTUAL and ITIMER_PROF: timers on the process's CPU time.
+ */
 struct proc_timers {
 	struct timer_list real;
 	u64 real_expires_ns;  /* CLOCK_MONOTONIC when it fires; 0: off */
 	u64 real_interval_ns; /* 0: one-shot */
+	struct cpu_timer cpu[2];    /* ITIMER_VIRTUAL, ITIMER_PROF */
+	u64 cpu_interval_ns[2];     /* 0: one-shot */
 };
 
 /* A new process (p zeroed or initialized before): default actions, nothing pending, timers off. */
