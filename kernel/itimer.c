@@ -95,6 +95,7 @@ void itimer_proc_init(struct proc *p)
 	cpu_timer_setup(&t->cpu[0], p, CPUCLOCK_VIRT, cpu_itimer_fn);
 	cpu_timer_setup(&t->cpu[1], p, CPUCLOCK_PROF, cpu_itimer_fn);
 	t->cpu_interval_ns[0] = t->cpu_interval_ns[1] = 0;
+	t->next_timer_id = 0;
 }
 
 void itimer_proc_exit(struct proc *p)

@@ -86,6 +86,11 @@ SYSCALL(243, set_thread_area)	     /* arch/x86/tls.c */
 SYSCALL(244, get_thread_area)	     /* arch/x86/tls.c */
 SYSCALL(252, exit_group)	     /* exit.c */
 SYSCALL(258, set_tid_address)	     /* sys.c */
+SYSCALL(259, timer_create)	     /* timer_create.c */
+SYSCALL(260, timer_settime)	     /* timer_create.c */
+SYSCALL(261, timer_gettime)	     /* timer_create.c */
+SYSCALL(262, timer_getoverrun)	     /* timer_create.c */
+SYSCALL(263, timer_delete)	     /* timer_create.c */
 SYSCALL(265, clock_gettime)	     /* posix-timers.c */
 SYSCALL(266, clock_getres)	     /* posix-timers.c */
 SYSCALL(267, clock_nanosleep)	     /* posix-timers.c */
@@ -95,6 +100,9 @@ SYSCALL(300, fstatat64)		     /* file.c */
 SYSCALL(305, readlinkat)	     /* file.c */
 SYSCALL(307, faccessat)		     /* file.c */
 SYSCALL(311, set_robust_list)	     /* sys.c */
+SYSCALL(322, timerfd_create)	     /* timerfd.c */
+SYSCALL(325, timerfd_settime)	     /* timerfd.c */
+SYSCALL(326, timerfd_gettime)	     /* timerfd.c */
 SYSCALL(330, dup3)		     /* file.c */
 SYSCALL(331, pipe2)		     /* file.c */
 SYSCALL(340, prlimit64)		     /* sys.c */
@@ -103,4 +111,8 @@ SYSCALL(383, statx)		     /* file.c */
 SYSCALL(403, clock_gettime64)	     /* posix-timers.c */
 SYSCALL(406, clock_getres_time64)    /* posix-timers.c */
 SYSCALL(407, clock_nanosleep_time64) /* posix-timers.c */
+SYSCALL(408, timer_gettime64)	     /* timer_create.c */
+SYSCALL(409, timer_settime64)	     /* timer_create.c */
+SYSCALL(410, timerfd_gettime64)	     /* timerfd.c */
+SYSCALL(411, timerfd_settime64)	     /* timerfd.c */
 SYSCALL(439, faccessat2)	     /* file.c */
