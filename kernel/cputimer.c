@@ -9,14 +9,23 @@
 #include <kernel/sched.h>
 #include <kernel/user.h>
 #include <dynhz/port.h>
+#include <dynhz/hz.h>
 
 /*
  * The shortest poll: when the counted mode is not the one running (user
  * time while in a long system call), the CPU time left does not shrink
  * and a poll for it would come again and again. A timer is then at most
- * this late, and only when the mode changed just before its expiry.
+ * this late, and only when the mode changed just before its expiry; one
+ * already due fires this much after its start.
  */
 #define CPU_POLL_MIN_NS (10 * NSEC_PER_USEC)
+
+u64 jiffy_ns(void)
+{
+	struct dz_tick_period per = dz_hz_period();
+
+	return per.den ? (per.num * NSEC_PER_SEC + per.den / 2) / per.den : 0;
+}
 
 u64 cpu_timer_now(struct proc *p, int clock)
 {
@@ -36,8 +45,14 @@ static void poll_start(struct cpu_timer *ct, u64 now)
 {
 	u64 left = ct->expires > now ? ct->expires - now : 0;
 
-	if (left && left < CPU_POLL_MIN_NS)
+	if (left < CPU_POLL_MIN_NS)
 		left = CPU_POLL_MIN_NS;
+	if (ct->fired_ns) {
+		u64 mono = ktime_get_ns(), next = ct->fired_ns + jiffy_ns();
+
+		if (mono < next && left < next - mono)
+			left = next - mono; /* once a jiffy at most */
+	}
 	hrtimer_start(&ct->poll, (ktime_t)left, HRTIMER_MODE_REL);
 }
 
@@ -58,6 +73,7 @@ static enum hrtimer_restart poll_fn(struct hrtimer *t)
 	now = cpu_timer_now(ct->proc, ct->clock);
 	if (now >= ct->expires) {
 		disarm(ct);
+		ct->fired_ns = ktime_get_ns();
 		ct->fn(ct, now); /* may start it again */
 	} else if (running(ct->proc)) {
 		poll_start(ct, now);
@@ -73,6 +89,7 @@ void cpu_timer_setup(struct cpu_timer *ct, struct proc *p, int clock,
 	ct->proc = p;
 	ct->clock = (u8)(clock == CPUCLOCK_VIRT ? CPUCLOCK_VIRT : CPUCLOCK_PROF);
 	ct->expires = 0;
+	ct->fired_ns = 0;
 	ct->armed = false;
 	ct->fn = fn;
 }

@@ -23,7 +23,6 @@
 #include <dynhz/jiffies.h>
 #include <dynhz/timekeeping.h>
 #include <dynhz/port.h>
-#include <dynhz/hz.h>
 
 #define ITIMER_REAL    0
 #define ITIMER_VIRTUAL 1
@@ -171,14 +170,6 @@ static long put_itimerval(u32 uval, u64 value, u64 interval)
 	return copy_to_user(uval, &v, sizeof(v)) ? -EFAULT : 0;
 }
 
-/* A jiffy to the nearest ns (Linux's TICK_NSEC). */
-static u64 tick_nsec(void)
-{
-	struct dz_tick_period per = dz_hz_period();
-
-	return per.den ? (per.num * NSEC_PER_SEC + per.den / 2) / per.den : 0;
-}
-
 /* The CPU time left, as Linux's get_cpu_itimer(): a jiffy when due but not yet sent. */
 static u64 cpu_remaining(struct cpu_timer *ct)
 {
@@ -187,7 +178,7 @@ static u64 cpu_remaining(struct cpu_timer *ct)
 	if (!ct->armed)
 		return 0;
 	now = cpu_timer_now(ct->proc, ct->clock);
-	return ct->expires > now ? ct->expires - now : tick_nsec();
+	return ct->expires > now ? ct->expires - now : jiffy_ns();
 }
 
 /*
@@ -204,7 +195,7 @@ static void set_cpu(struct proc *p, int i, u64 value, u64 interval, u64 *old_val
 	*old_interval = p->timers.cpu_interval_ns[i];
 	p->timers.cpu_interval_ns[i] = interval;
 	if (value)
-		cpu_timer_start(ct, cpu_timer_now(p, ct->clock) + value + tick_nsec());
+		cpu_timer_start(ct, cpu_timer_now(p, ct->clock) + value + jiffy_ns());
 	else
 		cpu_timer_cancel(ct);
 	dz_irq_restore(flags);

@@ -37,7 +37,6 @@
 #include <kernel/string.h>
 #include <dynhz/hrtimer.h>
 #include <dynhz/timekeeping.h>
-#include <dynhz/hz.h>
 #include <dynhz/port.h>
 
 #define PTIMER_MAX 128 /* in the whole system: timer_create's -EAGAIN beyond */
@@ -95,14 +94,6 @@ struct k_itimer {
 static struct k_itimer timers[PTIMER_MAX];
 static unsigned int nr_sigq_pending; /* timers with sigq_pending: most deliveries need no look */
 
-/* A jiffy to the nearest ns (Linux's TICK_NSEC). */
-static u64 tick_nsec(void)
-{
-	struct dz_tick_period per = dz_hz_period();
-
-	return per.den ? (per.num * NSEC_PER_SEC + per.den / 2) / per.den : 0;
-}
-
 static s32 overrun_to_int(s64 last, s64 base)
 {
 	s64 sum = last + base;
@@ -152,7 +143,7 @@ static void timer_restart(struct k_itimer *k)
 static bool timer_fire(struct k_itimer *k)
 {
 	struct sig_origin o = { .code = SI_TIMER, .timerid = k->id, .value = k->value };
-	u64 iv = k->interval, tick = tick_nsec();
+	u64 iv = k->interval, tick = jiffy_ns();
 
 	k->active = false;
 	if (k->notify == SIGEV_NONE)

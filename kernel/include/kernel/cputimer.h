@@ -12,6 +12,11 @@
  * is set again for what is left. Switched out, the process's CPU time
  * stands still, so its polls are cancelled and set again when it is
  * switched back in: a sleeping process with CPU timers costs no wakeups.
+ *
+ * As on Linux, where CPU timers are checked at the tick, a timer fires at
+ * most once a jiffy: one re-armed from its callback (or after it) is not
+ * looked at again until a jiffy after it fired, so a tiny interval cannot
+ * flood the process with signals.
  */
 #ifndef KERNEL_CPUTIMER_H
 #define KERNEL_CPUTIMER_H
@@ -35,11 +40,19 @@ struct cpu_timer {
 	struct list_head node; /* on its process's list while armed */
 	struct proc *proc;     /* whose CPU time */
 	u64 expires;	       /* CPU time (ns) at which it fires */
+	u64 fired_ns;	       /* CLOCK_MONOTONIC when it last fired; 0: never */
 	u8 clock;	       /* enum cpu_clock */
 	bool armed;
 	/* Called with interrupts off once the CPU time reached expires; the timer is off. */
 	void (*fn)(struct cpu_timer *ct, u64 now);
 };
+
+/**
+ * jiffy_ns() - a jiffy to the nearest ns (Linux's TICK_NSEC)
+ *
+ * Return: ns, at the HZ now.
+ */
+u64 jiffy_ns(void);
 
 /**
  * cpu_timer_setup() - prepare a timer of p's CPU time, not armed
