@@ -669,10 +669,12 @@ static void test_timerfd_errors(void)
 
 static void test_clock_set(void)
 {
+	const long long jump = 2 * NSEC_PER_SEC;
 	struct timespec now;
-	long long r0, m0, jump = 2 * NSEC_PER_SEC;
-	int abs_id = ktimer(CLOCK_REALTIME, SIGEV_SIGNAL, SIG, 1), fd;
 	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	int abs_id = ktimer(CLOCK_REALTIME, SIGEV_SIGNAL, SIG, 1);
+	int rel_id = ktimer(CLOCK_REALTIME, SIGEV_SIGNAL, SIGUSR2, 2), fd, abs_sig;
+	long long r0, r1, m1, m_rel, abs_at, due;
 	uint64_t n;
 	long ret;
 
@@ -680,27 +682,41 @@ static void test_clock_set(void)
 	if (clock_settime(CLOCK_REALTIME, &now) != 0) {
 		out("skip clock-set: clock_settime: %s", strerror(errno));
 		syscall(NR_timer_delete, abs_id);
+		syscall(NR_timer_delete, rel_id);
 		return;
 	}
+	catch (SIGUSR2);
 	fd = timerfd_create(CLOCK_REALTIME, 0);
 	r0 = clock_ns(CLOCK_REALTIME);
-	m0 = mono();
 	its.it_value = ns_ts(r0 + 10 * NSEC_PER_SEC);
 	timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &its, NULL);
 	got = 0;
-	/* due in 2.2 s of realtime: the clock jumps 2 s ahead, so it comes after 0.2 s */
+	/* due at r0 + 2.2 s of realtime; the clock jumps 2 s ahead: it comes 0.2 s after r0 */
 	ksettime(abs_id, TIMER_ABSTIME, r0 + jump + 200 * NSEC_PER_MSEC, 0);
-	now = ns_ts(clock_ns(CLOCK_REALTIME) + jump);
+	m_rel = mono();
+	ksettime(rel_id, 0, 300 * NSEC_PER_MSEC, 0); /* relative: the jump must not move it */
+	r1 = clock_ns(CLOCK_REALTIME);
+	m1 = mono();
+	now = ns_ts(r1 + jump);
 	clock_settime(CLOCK_REALTIME, &now);
-	wait_for(1, m0 + 5 * NSEC_PER_SEC);
+	/* set at m1 or later to r1 + jump: realtime reaches the expiry at due or later */
+	due = m1 + (r0 + 200 * NSEC_PER_MSEC - r1);
+	wait_for(1, m1 + 5 * NSEC_PER_SEC);
+	abs_at = got_mono;
+	abs_sig = got_signo;
+	wait_for(2, m1 + 5 * NSEC_PER_SEC);
 	ret = read(fd, &n, sizeof(n)) < 0 ? errno : 0;
-	result(got == 1 && got_mono - m0 >= 200 * NSEC_PER_MSEC && got_mono - m0 < NSEC_PER_SEC &&
-		       ret == ECANCELED,
-	       "clock-set", "abs realtime timer after %lld ns of monotonic time; timerfd read %s",
-	       got_mono - m0, strerror((int)ret));
+	result(got == 2 && abs_sig == SIG && abs_at >= due && abs_at <= due + 50 * NSEC_PER_MSEC &&
+		       got_signo == SIGUSR2 && got_mono >= m_rel + 300 * NSEC_PER_MSEC &&
+		       got_mono <= m_rel + 300 * NSEC_PER_MSEC + late_max_ns && ret == ECANCELED,
+	       "clock-set",
+	       "abs realtime timer %lld ns after its time, relative one %lld ns; timerfd read %s",
+	       abs_at - due, got_mono - (m_rel + 300 * NSEC_PER_MSEC), strerror((int)ret));
 	now = ns_ts(clock_ns(CLOCK_REALTIME) - jump);
 	clock_settime(CLOCK_REALTIME, &now);
 	syscall(NR_timer_delete, abs_id);
+	syscall(NR_timer_delete, rel_id);
+	signal(SIGUSR2, SIG_DFL);
 	close(fd);
 }
 
