@@ -139,7 +139,7 @@ static struct files *cur_files(void)
 	return p ? &p->files : NULL;
 }
 
-static struct file *fd_file(int fd)
+struct file *fd_file(int fd)
 {
 	struct files *fs = cur_files();
 
@@ -164,8 +164,7 @@ static void set_cloexec(struct files *fs, int fd, bool on)
 		fs->cloexec &= ~(1ULL << fd);
 }
 
-/* Puts f (its reference passes to the table) at the lowest free descriptor >= min. */
-static int fd_install(struct file *f, int min, bool cloexec)
+int fd_install(struct file *f, int min, bool cloexec)
 {
 	struct files *fs = cur_files();
 
@@ -460,6 +459,8 @@ static long file_read(struct file *f, u32 ubuf, u32 len)
 		return read_mem(f, f->vn.rn->data, f->vn.rn->size, ubuf, len);
 	case VN_PIPE:
 		return pipe_read(f, ubuf, len);
+	case VN_TIMERFD:
+		return timerfd_read(f, ubuf, len);
 	default:
 		return -EINVAL;
 	}
@@ -477,6 +478,8 @@ static long file_write(struct file *f, u32 ubuf, u32 len)
 		return procfs_write(&f->vn, ubuf, len);
 	if (f->vn.kind == VN_PIPE)
 		return pipe_write(f, ubuf, len);
+	if (f->vn.kind == VN_TIMERFD)
+		return -EINVAL; /* no write: Linux's FMODE_CAN_WRITE missing */
 	if (vfs_dev_node(&f->vn))
 		return (long)len; /* null and zero take everything */
 	if (f->vn.kind != VN_CONSOLE)
@@ -576,6 +579,8 @@ static s64 file_seek(struct file *f, s64 off, u32 whence)
 
 	if (f->vn.kind == VN_CONSOLE || f->vn.kind == VN_PIPE)
 		return -ESPIPE;
+	if (f->vn.kind == VN_TIMERFD)
+		return (s64)f->pos; /* Linux's noop_llseek */
 	if (vfs_dev_node(&f->vn))
 		return f->pos = 0; /* Linux's null_lseek: every offset is 0 */
 	switch (whence) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * alarm, setitimer and getitimer: ITIMER_REAL, which sends SIGALRM on
- * CLOCK_MONOTONIC time. (ITIMER_VIRTUAL and ITIMER_PROF answer -EINVAL.)
+ * CLOCK_MONOTONIC time; ITIMER_VIRTUAL (SIGVTALRM after user CPU time) and
+ * ITIMER_PROF (SIGPROF after user + system time), on kernel/cputimer.c.
  *
  * The timer is a jiffies timer: the expiry is kept in nanoseconds and the
  * wheel timer asks for the first tick that can be at or after it
@@ -17,6 +18,7 @@
 #include <kernel/syscall.h>
 #include <kernel/uaccess.h>
 #include <kernel/errno.h>
+#include <kernel/cputimer.h>
 #include <dynhz/timer.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/timekeeping.h>
@@ -64,6 +66,21 @@ static void real_timer_fn(struct timer_list *tl)
 	arm(t, now);
 }
 
+/*
+ * ITIMER_VIRTUAL or ITIMER_PROF reached its CPU time: the signal, and an
+ * interval re-arms from the expiry, once, as Linux's check_cpu_itimer().
+ */
+static void cpu_itimer_fn(struct cpu_timer *ct, u64 now)
+{
+	struct proc_timers *t = &ct->proc->timers;
+	int i = ct == &t->cpu[0] ? 0 : 1;
+
+	(void)now;
+	signal_send(ct->proc, i ? SIGPROF : SIGVTALRM);
+	if (t->cpu_interval_ns[i])
+		cpu_timer_start(ct, ct->expires + t->cpu_interval_ns[i]);
+}
+
 void itimer_proc_init(struct proc *p)
 {
 	struct proc_timers *t = &p->timers;
@@ -73,6 +90,11 @@ void itimer_proc_init(struct proc *p)
 	dz_timer_init(&t->real, real_timer_fn, 0);
 	t->real_expires_ns = 0;
 	t->real_interval_ns = 0;
+	cpu_timer_proc_init(p);
+	cpu_timer_setup(&t->cpu[0], p, CPUCLOCK_VIRT, cpu_itimer_fn);
+	cpu_timer_setup(&t->cpu[1], p, CPUCLOCK_PROF, cpu_itimer_fn);
+	t->cpu_interval_ns[0] = t->cpu_interval_ns[1] = 0;
+	t->next_timer_id = 0;
 }
 
 void itimer_proc_exit(struct proc *p)
@@ -81,6 +103,8 @@ void itimer_proc_exit(struct proc *p)
 
 	del_timer(&p->timers.real);
 	p->timers.real_expires_ns = 0;
+	cpu_timer_cancel(&p->timers.cpu[0]);
+	cpu_timer_cancel(&p->timers.cpu[1]);
 	dz_irq_restore(flags);
 }
 
@@ -146,20 +170,64 @@ static long put_itimerval(u32 uval, u64 value, u64 interval)
 	return copy_to_user(uval, &v, sizeof(v)) ? -EFAULT : 0;
 }
 
+/* The CPU time left, as Linux's get_cpu_itimer(): a jiffy when due but not yet sent. */
+static u64 cpu_remaining(struct cpu_timer *ct)
+{
+	u64 now;
+
+	if (!ct->armed)
+		return 0;
+	now = cpu_timer_now(ct->proc, ct->clock);
+	return ct->expires > now ? ct->expires - now : jiffy_ns();
+}
+
+/*
+ * As Linux's set_cpu_itimer(): a value is lengthened by a jiffy (a tiny
+ * one still counts), then counted from the CPU time now.
+ */
+static void set_cpu(struct proc *p, int i, u64 value, u64 interval, u64 *old_value,
+		    u64 *old_interval)
+{
+	struct cpu_timer *ct = &p->timers.cpu[i];
+	unsigned long flags = dz_irq_save();
+
+	*old_value = cpu_remaining(ct);
+	*old_interval = p->timers.cpu_interval_ns[i];
+	p->timers.cpu_interval_ns[i] = interval;
+	if (value)
+		cpu_timer_start(ct, cpu_timer_now(p, ct->clock) + value + jiffy_ns());
+	else
+		cpu_timer_cancel(ct);
+	dz_irq_restore(flags);
+}
+
+static void get_cpu(struct proc *p, int i, u64 *value, u64 *interval)
+{
+	unsigned long flags = dz_irq_save();
+
+	*value = cpu_remaining(&p->timers.cpu[i]);
+	*interval = p->timers.cpu_interval_ns[i];
+	dz_irq_restore(flags);
+}
+
 SYSCALL_DEFINE3(setitimer, int, which, u32, unew, u32, uold)
 {
 	struct user_itimerval v = { 0, 0, 0, 0 };
 	u64 ov, oi;
 
-	if (which != ITIMER_REAL)
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
 		return -EINVAL;
 	/* NULL is an old way of saying "off" that Linux still takes. */
 	if (unew && copy_from_user(&v, unew, sizeof(v)))
 		return -EFAULT;
 	if (!timeval_ok(v.value_sec, v.value_usec) || !timeval_ok(v.interval_sec, v.interval_usec))
 		return -EINVAL;
-	set_real(proc_current(), timeval_ns(v.value_sec, v.value_usec),
-		 timeval_ns(v.interval_sec, v.interval_usec), &ov, &oi);
+	if (which == ITIMER_REAL)
+		set_real(proc_current(), timeval_ns(v.value_sec, v.value_usec),
+			 timeval_ns(v.interval_sec, v.interval_usec), &ov, &oi);
+	else
+		set_cpu(proc_current(), which - 1, timeval_ns(v.value_sec, v.value_usec),
+			timeval_ns(v.interval_sec, v.interval_usec), &ov, &oi);
 	return uold ? put_itimerval(uold, ov, oi) : 0;
 }
 
@@ -169,6 +237,10 @@ SYSCALL_DEFINE2(getitimer, int, which, u32, uval)
 	unsigned long flags;
 	u64 value, interval;
 
+	if (which == ITIMER_VIRTUAL || which == ITIMER_PROF) {
+		get_cpu(p, which - 1, &value, &interval);
+		return put_itimerval(uval, value, interval);
+	}
 	if (which != ITIMER_REAL)
 		return -EINVAL;
 	flags = dz_irq_save();

@@ -49,6 +49,8 @@ static u16 fd_ready(const struct pollfd_abi *pfd, struct wait_queue_entry *w)
 		return POLLNVAL;
 	if (f->vn.kind == VN_PIPE)
 		return pipe_poll(f, w) & (pfd->events | POLLERR | POLLHUP);
+	if (f->vn.kind == VN_TIMERFD)
+		return timerfd_poll(f, w) & (pfd->events | POLLERR | POLLHUP);
 	if (f->vn.kind != VN_CONSOLE || console_poll_in(w))
 		mask |= POLLIN | POLLRDNORM;
 	return mask & (pfd->events | POLLERR | POLLHUP);

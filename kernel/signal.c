@@ -158,20 +158,26 @@ bool signal_pending(const struct proc *p)
 	return p && deliverable(p) != 0;
 }
 
-/* Interrupts off. */
-static void send_locked(struct proc *p, int sig, const struct sig_origin *o)
+/* Interrupts off. Returns whether the signal is pending now. */
+static bool send_locked(struct proc *p, int sig, const struct sig_origin *o)
 {
 	u64 bit = SIG_BIT(sig);
 
 	if (p->state != PROC_RUNNING)
-		return;
+		return false;
 	/* An ignored signal is dropped at once, unless blocked: it may be unignored before it is unblocked. */
 	if (!(p->sig.blocked & bit) && sig_ignored(p, sig))
-		return;
+		return false;
 	p->sig.pending |= bit;
 	p->sig.origin[sig - 1] = *o;
 	if ((deliverable(p) & bit) && p->thread && p->thread->state == TASK_INTERRUPTIBLE)
 		wake_up_process(p->thread);
+	return true;
+}
+
+bool signal_send_timer(struct proc *p, int sig, const struct sig_origin *o)
+{
+	return p && valid_sig(sig) && send_locked(p, sig, o);
 }
 
 static void send_origin(struct proc *p, int sig, const struct sig_origin *o)
@@ -184,7 +190,7 @@ static void send_origin(struct proc *p, int sig, const struct sig_origin *o)
 
 void signal_send(struct proc *p, int sig)
 {
-	const struct sig_origin o = { SI_KERNEL, 0, 0, 0, 0, 0 };
+	const struct sig_origin o = { .code = SI_KERNEL };
 
 	if (p && valid_sig(sig))
 		send_origin(p, sig, &o);
@@ -198,7 +204,7 @@ void signal_send_info(struct proc *p, int sig, const struct sig_origin *o)
 
 void signal_force(struct proc *p, int sig, int code, u32 addr)
 {
-	const struct sig_origin o = { code, 0, addr, 0, 0, 0 };
+	const struct sig_origin o = { .code = code, .addr = addr };
 	unsigned long flags;
 
 	if (!p || !valid_sig(sig))
@@ -228,6 +234,7 @@ void signal_proc_init(struct proc *p)
 
 void signal_proc_exec(struct proc *p)
 {
+	ptimer_proc_exit(p); /* POSIX timers do not survive exec; interval timers do */
 	for (int sig = 1; sig <= NSIG; sig++) {
 		struct k_sigaction *ka = action_of(p, sig);
 
@@ -240,6 +247,7 @@ void signal_proc_exec(struct proc *p)
 void signal_proc_exit(struct proc *p)
 {
 	itimer_proc_exit(p);
+	ptimer_proc_exit(p);
 }
 
 /* ---- delivery ---- */
@@ -420,6 +428,10 @@ static bool setup_rt_frame(int sig, const struct k_sigaction *ka, u64 mask, stru
 	k->info.si_code = o->code;
 	if (o->code == SI_USER || o->code == SI_TKILL) {
 		k->info.u.kill.pid = o->pid; /* uid 0: every process is root's */
+	} else if (o->code == SI_TIMER) {
+		k->info.u.timer.tid = o->timerid;
+		k->info.u.timer.overrun = o->overrun;
+		k->info.u.timer.sigval = o->value;
 	} else if (sig == SIGCHLD && o->code >= CLD_EXITED && o->code <= CLD_DUMPED) {
 		k->info.u.chld.pid = o->pid;
 		k->info.u.chld.status = o->status;
@@ -473,14 +485,17 @@ static _Noreturn void die(struct proc *p, int sig)
 static int take_signal(struct proc *p)
 {
 	u64 m = deliverable(p);
-	int sig;
+	u64 gone = (p->sig.pending & ~p->sig.blocked) & ~m;
+	int sig = 0;
 
 	/* Those pending, unblocked and ignored would only wake sleeps for nothing. */
-	p->sig.pending &= ~((p->sig.pending & ~p->sig.blocked) & ~m);
-	if (!m)
-		return 0;
-	sig = __builtin_ctzll(m) + 1;
-	p->sig.pending &= ~SIG_BIT(sig);
+	p->sig.pending &= ~gone;
+	if (m) {
+		sig = __builtin_ctzll(m) + 1;
+		p->sig.pending &= ~SIG_BIT(sig);
+	}
+	if (gone || sig)
+		ptimer_signals_taken(p, gone, sig);
 	return sig;
 }
 
@@ -755,8 +770,10 @@ SYSCALL_DEFINE4(rt_sigaction, int, sig, u32, uact, u32, uoact, u32, sigsetsize)
 			(ua.mask[0] | (u64)ua.mask[1] << 32) & ~UNBLOCKABLE,
 		};
 		/* POSIX: setting a pending signal to be ignored discards it. */
-		if (sig_ignored(p, sig))
+		if (sig_ignored(p, sig) && (p->sig.pending & SIG_BIT(sig))) {
 			p->sig.pending &= ~SIG_BIT(sig);
+			ptimer_signals_taken(p, SIG_BIT(sig), 0);
+		}
 	}
 	dz_irq_restore(flags);
 	if (uoact) {
@@ -900,7 +917,7 @@ void signal_restore_mask_unless(bool interrupted)
 /* Permission is not checked: every process is root's. sig 0 only probes. */
 static void send_user(struct proc *to, int sig, s32 code)
 {
-	const struct sig_origin o = { code, proc_current()->pid, 0, 0, 0, 0 };
+	const struct sig_origin o = { .code = code, .pid = proc_current()->pid };
 
 	if (sig)
 		send_origin(to, sig, &o);

@@ -5,6 +5,8 @@
  */
 #include <kernel/user.h>
 #include <kernel/proc.h>
+#include <kernel/cputimer.h>
+#include <kernel/sched.h>
 #include <kernel/kernel.h>
 #include <kernel/string.h>
 #include <asm/cpu.h>
@@ -51,6 +53,7 @@ void user_acct_switch(struct thread *prev, struct thread *next, u64 now)
 	if (next->proc)
 		next->proc->stamp_ns = now;
 	proc_switch(prev, next);
+	cpu_timer_switch(prev, next);
 }
 
 static void set_mode(struct proc *p, bool in_user)

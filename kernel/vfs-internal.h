@@ -58,20 +58,22 @@ struct proc;
 #define AT_STATX_SYNC_TYPE  0x6000
 
 /* Device numbers the objects report (Linux's encoding is in vfs.c). */
-#define DEV_RAMFS   1u	/* anonymous 0:1, as the rootfs */
-#define DEV_PROC    4u	/* anonymous 0:4 */
-#define DEV_DEVTMP  5u	/* anonymous 0:5, where the console node lives */
-#define DEV_PIPEFS  12u /* anonymous 0:12, pipes' */
-#define CONSOLE_MAJ 5u	/* /dev/console is 5:1 */
-#define CONSOLE_MIN 1u
-#define TTY_MIN	    0u /* /dev/tty, 5:0: the controlling terminal */
-#define MEM_MAJ	    1u /* /dev/null is 1:3, /dev/zero 1:5 */
-#define NULL_MIN    3u
-#define ZERO_MIN    5u
+#define DEV_RAMFS      1u  /* anonymous 0:1, as the rootfs */
+#define DEV_PROC       4u  /* anonymous 0:4 */
+#define DEV_DEVTMP     5u  /* anonymous 0:5, where the console node lives */
+#define DEV_PIPEFS     12u /* anonymous 0:12, pipes' */
+#define DEV_ANON_INODE 13u /* anonymous 0:13, anon_inodefs' (timerfd) */
+#define CONSOLE_MAJ    5u  /* /dev/console is 5:1 */
+#define CONSOLE_MIN    1u
+#define TTY_MIN	       0u /* /dev/tty, 5:0: the controlling terminal */
+#define MEM_MAJ	       1u /* /dev/null is 1:3, /dev/zero 1:5 */
+#define NULL_MIN       3u
+#define ZERO_MIN       5u
 
-enum vnode_kind { VN_NONE, VN_RAMFS, VN_PROC, VN_CONSOLE, VN_PIPE };
+enum vnode_kind { VN_NONE, VN_RAMFS, VN_PROC, VN_CONSOLE, VN_PIPE, VN_TIMERFD };
 
-struct pipe; /* kernel/pipe.c */
+struct pipe;	/* kernel/pipe.c */
+struct timerfd; /* kernel/timerfd.c */
 
 struct vnode {
 	u8 kind;		     /* enum vnode_kind */
@@ -79,6 +81,7 @@ struct vnode {
 	int pid;		     /* procfs: the process of /proc/<pid>/..., 0 above them */
 	const struct ramfs_node *rn; /* ramfs; the console: the node it was opened by, or NULL */
 	struct pipe *pipe;	     /* a pipe's ends */
+	struct timerfd *tfd;	     /* a timerfd */
 };
 
 /* What stat tells of a vnode, before it is put in one of the ABI's layouts. */
@@ -178,6 +181,13 @@ void file_get(struct file *f);
 /* Drops a reference; the last one frees the file and its buffer. */
 void file_put(struct file *f);
 
+/* --- file.c --- */
+
+/* The open file of the current process's descriptor fd, or NULL. */
+struct file *fd_file(int fd);
+/* Puts f (its reference passes to the table) at the lowest free descriptor >= min; or -EMFILE. */
+int fd_install(struct file *f, int min, bool cloexec);
+
 /* --- procfs.c --- */
 
 #define PROCFS_BUF_SIZE 4096 /* the largest content a /proc file has */
@@ -232,5 +242,13 @@ long pipe_write(struct file *f, u32 ubuf, u32 len);
 u32 pipe_poll(struct file *f, struct wait_queue_entry *w);
 /* The pipe's inode number (stat). */
 u32 pipe_ino(const struct vnode *v);
+
+/* --- timerfd.c --- */
+
+long timerfd_read(struct file *f, u32 ubuf, u32 len);
+/* poll's POLLIN when expiries wait to be read; w (if not NULL) is queued to be woken by one. */
+u32 timerfd_poll(struct file *f, struct wait_queue_entry *w);
+/* The last reference to a timerfd's open file is gone: the timer stops, the slot is free. */
+void timerfd_release(const struct vnode *v);
 
 #endif

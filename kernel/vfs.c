@@ -144,6 +144,13 @@ void vfs_stat(const struct vnode *v, struct kstat *st)
 	} else if (v->kind == VN_PROC) {
 		procfs_stat(v, st);
 		st->dev = encode_dev(0, DEV_PROC);
+	} else if (v->kind == VN_TIMERFD) {
+		/* Linux's anonymous inode: one for all, no file type, 0600 */
+		*st = (struct kstat){ .dev = encode_dev(0, DEV_ANON_INODE),
+				      .ino = 1,
+				      .mode = 0600,
+				      .nlink = 1,
+				      .blksize = 4096 };
 	} else if (v->kind == VN_PIPE) {
 		*st = (struct kstat){ .dev = encode_dev(0, DEV_PIPEFS),
 				      .ino = pipe_ino(v),
@@ -407,6 +414,11 @@ int vfs_path(const struct vnode *v, char *buf, u32 size)
 		return -ENAMETOOLONG;
 	if (v->kind == VN_PROC)
 		return procfs_path(v, buf, size);
+	if (v->kind == VN_TIMERFD) {
+		int n = dz_snprintf(buf, size, "anon_inode:[timerfd]");
+
+		return n < (int)size ? n : -ENAMETOOLONG;
+	}
 	if (v->kind == VN_PIPE) {
 		int n = dz_snprintf(buf, size, "pipe:[%u]", (unsigned int)pipe_ino(v));
 
@@ -640,12 +652,14 @@ void file_put(struct file *f)
 	if (--f->refs == 0) {
 		snap = f->snap;
 		f->snap = NULL;
-		if (f->vn.kind == VN_PIPE)
+		if (f->vn.kind == VN_PIPE || f->vn.kind == VN_TIMERFD)
 			pipe = f->vn; /* f is free from here: another may take it */
 	}
 	dz_irq_restore(flags);
 	if (pipe.kind == VN_PIPE)
 		pipe_release_end(&pipe, mode);
+	if (pipe.kind == VN_TIMERFD)
+		timerfd_release(&pipe);
 	if (snap)
 		slot_give(&snap_used, (int)((snap - snap_bufs[0]) / PROCFS_BUF_SIZE));
 }

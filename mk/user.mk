@@ -6,7 +6,7 @@
 #
 #   make user-progs   build/x86/user/<prog> (musl) and <prog>-glibc
 UB		:= build/x86/user
-USER_PROGS	:= usertest clocktest hzwatch
+USER_PROGS	:= usertest timertest clocktest hzwatch
 USER_BINS	:= $(foreach p,$(USER_PROGS),$(UB)/$(p) $(UB)/$(p)-glibc)
 UCFLAGS		:= -m32 -static -O2 $(DZ_WARN) -Werror -fno-pie -no-pie
 

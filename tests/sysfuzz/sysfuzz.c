@@ -618,6 +618,11 @@ static const struct spec specs[] = {
 	CALL(243, set_thread_area, A(INOUT), T_SETTLS, R_ZERO, 0, E(EFAULT, EINVAL, ESRCH)),
 	CALL(244, get_thread_area, A(INOUT), T_GETTLS, R_ZERO, 0, E(EFAULT, EINVAL)),
 	CALL(258, set_tid_address, A(OUTN), T_NONE, R_ANY, 0, NONE),
+	/* timer_create is never made: the ids are rarely valid ones, EINVAL */
+	CALL(260, timer_settime, A(INT, FLAGS, INN, OUTN), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
+	CALL(261, timer_gettime, A(INT, OUT), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
+	CALL(262, timer_getoverrun, A(INT), T_NONE, R_ANY, 0, E(EINVAL)),
+	CALL(263, timer_delete, A(INT), T_NONE, R_ZERO, 0, E(EINVAL)),
 	CALL(264, clock_settime, A(CLK, IN), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL, EPERM)),
 	CALL(265, clock_gettime, A(CLK, OUT), T_NONE, R_ZERO, 0, E(E_CLOCK)),
 	CALL(266, clock_getres, A(CLK, OUTN), T_NONE, R_ZERO, 0, E(E_CLOCK)),
@@ -629,6 +634,11 @@ static const struct spec specs[] = {
 	CALL(305, readlinkat, A(DFD, PATH, BUF, LEN), T_NONE, R_LEN, 3, E(E_PATH, EINVAL, EBADF)),
 	CALL(307, faccessat, A(DFD, PATH, MODE), T_NONE, R_ZERO, 0, E(E_ACCESS, EBADF)),
 	CALL(311, set_robust_list, A(INN, LEN), T_NONE, R_ZERO, 0, E(EINVAL)),
+	CALL(322, timerfd_create, A(CLK, FLAGS), T_NONE, R_FD, 0,
+	     E(EINVAL, EMFILE, ENFILE, ENODEV, ENOMEM, EPERM)),
+	CALL(325, timerfd_settime, A(FD, FLAGS, IN, OUTN), T_NONE, R_ZERO, 0,
+	     E(EBADF, ECANCELED, EFAULT, EINVAL)),
+	CALL(326, timerfd_gettime, A(FD, OUT), T_NONE, R_ZERO, 0, E(EBADF, EFAULT, EINVAL)),
 	CALL(330, dup3, A(FD, FD, FLAGS), T_NONE, R_FD, 0, E(EBADF, EBUSY, EINTR, EINVAL, EMFILE)),
 	CALL(331, pipe2, A(OUT, FLAGS), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL, EMFILE, ENFILE)),
 	CALL(340, prlimit64, A(PID, INT, INN, OUTN), T_RLIMIT, R_ZERO, 0,
@@ -643,6 +653,11 @@ static const struct spec specs[] = {
 	CALL(406, clock_getres_time64, A(CLK, OUTN), T_NONE, R_ZERO, 0, E(E_CLOCK)),
 	CALL(407, clock_nanosleep_time64, A(CLK, INT, TS64REQ, OUTN), T_CPUSLEEP, R_ANY, 0,
 	     E(E_SLEEP, EOPNOTSUPP)),
+	CALL(408, timer_gettime64, A(INT, OUT), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
+	CALL(409, timer_settime64, A(INT, FLAGS, INN, OUTN), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
+	CALL(410, timerfd_gettime64, A(FD, OUT), T_NONE, R_ZERO, 0, E(EBADF, EFAULT, EINVAL)),
+	CALL(411, timerfd_settime64, A(FD, FLAGS, IN, OUTN), T_NONE, R_ZERO, 0,
+	     E(EBADF, ECANCELED, EFAULT, EINVAL)),
 	CALL(439, faccessat2, A(DFD, PATH, MODE, FLAGS), T_NONE, R_ZERO, 0, E(E_ACCESS, EBADF)),
 	CALL(42, pipe, A(OUT), T_NONE, R_ZERO, 0, E(EFAULT, EMFILE, ENFILE)),
 };
@@ -1574,7 +1589,10 @@ static unsigned char statbuf[144] __attribute__((aligned(8))); /* struct stat64,
 
 enum { FILE_PLAIN, FILE_TTY, FILE_PIPE };
 
-/* What fd is: the console (a tty), a pipe or socket (which may block as well), or else. */
+/*
+ * What fd is: the console (a tty), a pipe, socket or anonymous inode (a
+ * timerfd: no file type in its mode) which may block as well, or else.
+ */
 static int fd_kind(u32 fd)
 {
 	u32 mode;
@@ -1584,7 +1602,7 @@ static int fd_kind(u32 fd)
 	mode = *(u32 *)(statbuf + 16); /* st_mode */
 	if (S_ISCHR(mode))
 		return FILE_TTY;
-	return S_ISFIFO(mode) || S_ISSOCK(mode) ? FILE_PIPE : FILE_PLAIN;
+	return S_ISFIFO(mode) || S_ISSOCK(mode) || !(mode & S_IFMT) ? FILE_PIPE : FILE_PLAIN;
 }
 
 static void set_nonblock(u32 fd)

@@ -45,6 +45,7 @@
 #define EOVERFLOW    75
 #define ENOTSUP	     95
 #define EOPNOTSUPP   95
+#define ECANCELED    125
 /*
  * Kernel-internal, never seen by user space: a sleep a signal ended.
  * On the way out (kernel/signal.c) the call is made again or ends with

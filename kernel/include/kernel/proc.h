@@ -49,7 +49,8 @@ struct proc {
 	struct files files;
 	struct sigstate sig;
 	struct proc_timers timers;
-	u64 tls[PROC_TLS_ENTRIES]; /* descriptors set_thread_area made */
+	struct list_head cpu_timers; /* its armed CPU-time timers (kernel/cputimer.c) */
+	u64 tls[PROC_TLS_ENTRIES];   /* descriptors set_thread_area made */
 	u32 clear_child_tid;
 	int exit_signal;   /* sent to the parent at the end: SIGCHLD, or clone's low byte */
 	u32 umask;	   /* umask(2): inherited, 022 for the programs the kernel starts */

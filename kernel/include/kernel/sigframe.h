@@ -65,6 +65,12 @@ struct siginfo_i386 {
 			s32 status; /* the exit code, or the signal that ended it */
 			s32 utime, stime;
 		} chld;
+		struct {
+			s32 tid; /* the timer's id */
+			s32 overrun;
+			u32 sigval; /* sigev_value */
+			s32 sys_private;
+		} timer;
 		u8 pad[128 - 12];
 	} u;
 };
@@ -72,6 +78,7 @@ struct siginfo_i386 {
 #define SI_USER	  0
 #define SI_KERNEL 0x80
 #define SI_TKILL  (-6)
+#define SI_TIMER  (-2)
 
 /* SIGCHLD's si_code: how the child ended. */
 #define CLD_EXITED 1

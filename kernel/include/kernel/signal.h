@@ -11,6 +11,7 @@
 
 #include <dynhz/types.h>
 #include <dynhz/timer.h>
+#include <kernel/cputimer.h>
 
 #define NSIG	  64
 #define SIGHUP	  1
@@ -77,6 +78,9 @@ struct sig_origin {
 	/* a child's end (SIGCHLD, CLD_*): its exit code or signal, its CPU time in USER_HZ */
 	s32 status;
 	u32 utime, stime;
+	/* a POSIX timer's (SI_TIMER): its id, the overruns, the sigev_value */
+	s32 timerid, overrun;
+	u32 value;
 };
 
 struct sigstate {
@@ -89,11 +93,17 @@ struct sigstate {
 	bool restore_blocked;
 };
 
-/* ITIMER_REAL (and alarm): a kernel timer on the jiffies wheel. */
+/*
+ * ITIMER_REAL (and alarm): a kernel timer on the jiffies wheel;
+ * ITIMER_VIRTUAL and ITIMER_PROF: timers on the process's CPU time.
+ */
 struct proc_timers {
 	struct timer_list real;
-	u64 real_expires_ns;  /* CLOCK_MONOTONIC when it fires; 0: off */
-	u64 real_interval_ns; /* 0: one-shot */
+	u64 real_expires_ns;	 /* CLOCK_MONOTONIC when it fires; 0: off */
+	u64 real_interval_ns;	 /* 0: one-shot */
+	struct cpu_timer cpu[2]; /* ITIMER_VIRTUAL, ITIMER_PROF */
+	u64 cpu_interval_ns[2];	 /* 0: one-shot */
+	int next_timer_id;	 /* timer_create's next id to try */
 };
 
 /* A new process (p zeroed or initialized before): default actions, nothing pending, timers off. */
@@ -106,6 +116,15 @@ void signal_proc_exec(struct proc *p);
 /* The process ends: its timers stop. */
 void signal_proc_exit(struct proc *p);
 
+/*
+ * The process's POSIX timers (kernel/timer_create.c): deleted on exec and
+ * exit; told when signals leave the pending set (delivered: sig, or
+ * discarded: the bits of gone), interrupts off, to re-arm periodic timers
+ * and fill the delivered signal's overrun count in its origin.
+ */
+void ptimer_proc_exit(struct proc *p);
+void ptimer_signals_taken(struct proc *p, u64 gone, int sig);
+
 /* The process's interval timers (kernel/itimer.c): set up, and stopped for good. */
 void itimer_proc_init(struct proc *p);
 void itimer_proc_exit(struct proc *p);
@@ -114,6 +133,11 @@ void itimer_proc_exit(struct proc *p);
 void signal_send(struct proc *p, int sig);
 /* The same, with what the handler's siginfo says (a child's end: SIGCHLD with CLD_*). */
 void signal_send_info(struct proc *p, int sig, const struct sig_origin *o);
+/*
+ * The same, interrupts off, for a POSIX timer: returns whether the signal
+ * is now pending (false: p ignores it, or p is ending).
+ */
+bool signal_send_timer(struct proc *p, int sig, const struct sig_origin *o);
 /*
  * A synchronous signal (a fault): delivered even when blocked or ignored,
  * as Linux's force_sig: either is undone first (the action back to the

@@ -93,6 +93,11 @@ SYSCALL(243, set_thread_area)	     /* arch/x86/tls.c */
 SYSCALL(244, get_thread_area)	     /* arch/x86/tls.c */
 SYSCALL(252, exit_group)	     /* exit.c */
 SYSCALL(258, set_tid_address)	     /* sys.c */
+SYSCALL(259, timer_create)	     /* timer_create.c */
+SYSCALL(260, timer_settime)	     /* timer_create.c */
+SYSCALL(261, timer_gettime)	     /* timer_create.c */
+SYSCALL(262, timer_getoverrun)	     /* timer_create.c */
+SYSCALL(263, timer_delete)	     /* timer_create.c */
 SYSCALL(264, clock_settime)	     /* posix-clock.c */
 SYSCALL(265, clock_gettime)	     /* posix-clock.c */
 SYSCALL(266, clock_getres)	     /* posix-clock.c */
@@ -105,6 +110,9 @@ SYSCALL(307, faccessat)		     /* file.c */
 SYSCALL(308, pselect6)		     /* select.c */
 SYSCALL(309, ppoll)		     /* select.c */
 SYSCALL(311, set_robust_list)	     /* sys.c */
+SYSCALL(322, timerfd_create)	     /* timerfd.c */
+SYSCALL(325, timerfd_settime)	     /* timerfd.c */
+SYSCALL(326, timerfd_gettime)	     /* timerfd.c */
 SYSCALL(330, dup3)		     /* file.c */
 SYSCALL(331, pipe2)		     /* file.c */
 SYSCALL(340, prlimit64)		     /* sys.c */
@@ -116,6 +124,10 @@ SYSCALL(404, clock_settime64)	     /* posix-clock.c */
 SYSCALL(405, clock_adjtime64)	     /* adjtimex.c */
 SYSCALL(406, clock_getres_time64)    /* posix-clock.c */
 SYSCALL(407, clock_nanosleep_time64) /* nanosleep.c */
+SYSCALL(408, timer_gettime64)	     /* timer_create.c */
+SYSCALL(409, timer_settime64)	     /* timer_create.c */
+SYSCALL(410, timerfd_gettime64)	     /* timerfd.c */
+SYSCALL(411, timerfd_settime64)	     /* timerfd.c */
 SYSCALL(413, pselect6_time64)	     /* select.c */
 SYSCALL(414, ppoll_time64)	     /* select.c */
 SYSCALL(439, faccessat2)	     /* file.c */
