@@ -347,6 +347,40 @@ for load in sleeps spread; do
 	report "hzadvise: synthetic $load: 1000 -> 100 at $t s = fixed figures weighted by time" "${p[@]}"
 done
 
+# --retune-auto: a power daemon's policy (HZ B after a second busy more
+# than 10 %, I otherwise). The changes it made (-v) must follow the rule
+# from the busy shares it printed, and replaying them as a --retune
+# schedule must give the same figures; B = I never changes anything.
+for name in build idle; do
+	raw=$out/rt-$name.txt
+	"$bin" -q -v --hz 1000,100 --retune-auto 1000:100 "$raw" >"$out/auto-$name.out" 2>"$out/auto-$name.err"
+	mode=$(field mode "$(grep '^source:' "$out/auto-$name.out")")
+	p=()
+	grep -q 'ran early' "$out/auto-$name.err" && p+=("$(grep 'ran early' "$out/auto-$name.err")")
+	# The rule: from 100 Hz, each second's busy share sets the next's HZ.
+	while read -r cpu busy sched; do
+		want=$(awk -v b="$busy" 'BEGIN { n = split(b, v, ","); hz = 100; s = ""
+			for (i = 1; i <= n; i++) { h = v[i] > 10 ? 1000 : 100
+				if (h != hz) { s = s (s == "" ? "" : ",") i ":" h; hz = h } }
+			print s == "" ? "none" : s }')
+		[ "$sched" = "$want" ] || p+=("$cpu: changes $sched, the rule says $want")
+	done < <(sed -n 's/^hzadvise: auto:1000:100 \(cpu[0-9]*\) busy_pct=\([^ ]*\) retune=\(.*\)/\1 \2 \3/p' "$out/auto-$name.err")
+	[ "$(grep -c 'busy_pct=' "$out/auto-$name.err")" -ge 1 ] || p+=("no busy_pct= line with -v")
+	# Every CPU made the same changes on these traces: as --retune, the same figures.
+	sched=$(sed -n 's/.* retune=//p' "$out/auto-$name.err" | sort -u)
+	if [ "$(wc -l <<<"$sched")" -eq 1 ] && [ "$sched" != none ]; then
+		"$bin" -q --hz 100 --retune "$sched" "$raw" >"$out/auto-$name.rt" 2>&1
+		same "$(grep '^setting: hz=auto:1000:100 ' "$out/auto-$name.out")" "$(grep '^setting: hz=100@0>' "$out/auto-$name.rt")" ||
+			p+=("differs from --retune $sched: $(grep -h -e '^setting: hz=auto' -e '^setting: hz=100@0' "$out/auto-$name.out" "$out/auto-$name.rt")")
+	else
+		p+=("the CPUs changed HZ differently: $sched")
+	fi
+	"$bin" -q --hz 250 --retune-auto 250:250 "$raw" >"$out/auto-$name.same" 2>&1
+	same "$(grep "^setting: hz=250 mode=$mode " "$out/auto-$name.same")" "$(grep '^setting: hz=auto:250:250 ' "$out/auto-$name.same")" ||
+		p+=("auto:250:250 differs from fixed 250")
+	report "hzadvise: $name: --retune-auto 1000:100 follows its rule, = --retune $(tr '\n' ' ' <<<"$sched")" "${p[@]}"
+done
+
 # Bad input: one line on stderr naming the problem, exit status 2, no crash
 # (ASan would abort with another status).
 : >"$out/empty.txt"
@@ -374,6 +408,9 @@ bad=(
 	"--retune 5|--retune 5 $out/net.txt|not T:HZ"
 	"--retune 5:100,|--retune 5:100, $out/net.txt|empty item"
 	"--retune (no value)|$out/net.txt --retune|needs a value"
+	"--retune-auto 1000|--retune-auto 1000 $out/net.txt|BUSY_HZ:IDLE_HZ"
+	"--retune-auto 1000:5|--retune-auto 1000:5 $out/net.txt|19 to 10000"
+	"--retune-auto 1000:100:5|--retune-auto 1000:100:5 $out/net.txt|19 to 10000"
 	"--bogus|--bogus $out/net.txt|unknown option"
 	"two traces|$out/net.txt $out/net.txt|one trace"
 	"no trace||usage"

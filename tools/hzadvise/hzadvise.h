@@ -69,6 +69,7 @@ struct options {
 	const char *plot;
 	struct retune_step retune[MAX_RETUNE]; /* --retune, times increasing */
 	unsigned int nretune;		       /* 0: no --retune */
+	unsigned int auto_busy, auto_idle;     /* --retune-auto BUSY_HZ:IDLE_HZ, or 0 */
 	bool quiet;			       /* machine-readable lines only */
 	bool verbose;
 };
@@ -130,6 +131,11 @@ struct result {
 	bool nohz;
 	const struct retune_step *retune; /* changes of HZ mid-replay, or none */
 	unsigned int nretune;
+	unsigned int auto_busy, auto_idle; /* --retune-auto's policy, or 0 */
+	struct retune_step *chosen;	   /* per CPU: the changes the policy made */
+	unsigned int nchosen;
+	double *window_busy; /* per CPU: busy share of each second, with the policy */
+	unsigned int nwindows;
 	u64 interrupts; /* of the core's tick device */
 	u64 wakeups;	/* timer interrupts: the tick's and hrtimers', coalesced */
 	u64 fired, early, started;

@@ -43,6 +43,9 @@ static void usage(FILE *f)
 		"  --retune T:HZ,...    one more setting: boots at the first --hz value (or the\n"
 		"                       recorded HZ), the core changes HZ at each T seconds\n"
 		"                       from the trace's start (T=0: boots at that HZ)\n"
+		"  --retune-auto B:I    one more setting: a power daemon's policy, each second\n"
+		"                       HZ B if the CPU was busy more than 10 %% of the last\n"
+		"                       one, HZ I if not (boots at I)\n"
 		"  --csv FILE           every figure, per CPU and summed, as CSV\n"
 		"  --plot DIR           PNG and SVG figures (gnuplot) and their data in DIR\n"
 		"  -q, --quiet          only the source:/setting:/recommend: lines\n"
@@ -152,6 +155,26 @@ static int parse_retune(const char *v, struct options *o)
 	return 0;
 }
 
+/* --retune-auto BUSY_HZ:IDLE_HZ, each as --hz takes them. */
+static int parse_auto(const char *v, struct options *o)
+{
+	char *end;
+	double b, i;
+
+	errno = 0;
+	b = strtod(v, &end);
+	if (end == v || *end != ':')
+		return fail("--retune-auto: \"%s\" is not BUSY_HZ:IDLE_HZ", v, "");
+	i = strtod(end + 1, &end);
+	if (*end || errno || !(b >= 19 && b <= 10000) || b != (unsigned int)b ||
+	    !(i >= 19 && i <= 10000) || i != (unsigned int)i)
+		return fail("--retune-auto: \"%s\": each HZ a whole number from 19 to 10000", v,
+			    "");
+	o->auto_busy = (unsigned int)b;
+	o->auto_idle = (unsigned int)i;
+	return 0;
+}
+
 static int option(struct options *o, const char *opt, const char *v)
 {
 	char err[256];
@@ -160,6 +183,8 @@ static int option(struct options *o, const char *opt, const char *v)
 		return parse_hz(v, o);
 	if (!strcmp(opt, "--retune"))
 		return parse_retune(v, o);
+	if (!strcmp(opt, "--retune-auto"))
+		return parse_auto(v, o);
 	if (!strcmp(opt, "--max-late-us"))
 		return number(opt, v, 0, 1e10, &o->max_late_us) ? 2 : 0;
 	if (!strcmp(opt, "--busy-w"))
@@ -194,10 +219,12 @@ static int option(struct options *o, const char *opt, const char *v)
 
 static bool takes_value(const char *a)
 {
-	static const char *const with[] = { "--hz",	     "--retune",       "--max-late-us",
-					    "--busy-w",	     "--tick-cost-ns", "--timer-cost-ns",
-					    "--run-cost-ns", "--csv",	       "--plot",
-					    "--wheel",	     "--cstates",      NULL };
+	static const char *const with[] = {
+		"--hz",	    "--retune",	      "--retune-auto",	 "--max-late-us",
+		"--busy-w", "--tick-cost-ns", "--timer-cost-ns", "--run-cost-ns",
+		"--csv",    "--plot",	      "--wheel",	 "--cstates",
+		NULL
+	};
 
 	for (unsigned int i = 0; with[i]; i++)
 		if (!strcmp(a, with[i]))
@@ -324,6 +351,27 @@ static unsigned int retune_plan(const struct options *o, const struct source *s,
 	return n;
 }
 
+/*
+ * -v: what --retune-auto's policy saw and did on each CPU: the busy share
+ * of each second, and its changes as --retune would take them.
+ */
+static void auto_report(const struct result *r, const struct result *cpu, unsigned int ncpu)
+{
+	char name[64];
+
+	for (unsigned int c = 0; c < ncpu; c++) {
+		fprintf(stderr, "hzadvise: %s cpu%u busy_pct=", result_hz(r, name, sizeof(name)),
+			c);
+		for (unsigned int w = 0; w < cpu[c].nwindows; w++)
+			fprintf(stderr, "%s%.3f", w ? "," : "", 100 * cpu[c].window_busy[w]);
+		fprintf(stderr, " retune=");
+		for (unsigned int k = 0; k < cpu[c].nchosen; k++)
+			fprintf(stderr, "%s%.9g:%u", k ? "," : "", cpu[c].chosen[k].at_ns / 1e9,
+				cpu[c].chosen[k].hz);
+		fprintf(stderr, "%s\n", cpu[c].nchosen ? "" : "none");
+	}
+}
+
 static double now_s(void)
 {
 	struct timespec t;
@@ -371,20 +419,29 @@ int main(int argc, char **argv)
 		nplan = retune_plan(&o, &s, &hz[n], plan);
 		nohz[nall++] = s.nohz;
 	}
+	if (o.auto_busy) {
+		hz[nall] = o.auto_idle;
+		nohz[nall++] = s.nohz;
+	}
 	t0 = now_s();
 	for (unsigned int i = 0; i < nall; i++) {
 		result_init(&res[i], hz[i], nohz[i]);
 		cpu[i] = calloc(s.ncpu, sizeof(struct result));
 		if (!cpu[i])
 			abort();
-		if (i >= n) {
+		if (i == n && o.nretune) {
 			res[i].retune = plan;
 			res[i].nretune = nplan;
+		} else if (i >= n) {
+			res[i].auto_busy = o.auto_busy;
+			res[i].auto_idle = o.auto_idle;
 		}
 		for (unsigned int c = 0; c < s.ncpu; c++) {
 			result_init(&cpu[i][c], hz[i], nohz[i]);
 			cpu[i][c].retune = res[i].retune;
 			cpu[i][c].nretune = res[i].nretune;
+			cpu[i][c].auto_busy = res[i].auto_busy;
+			cpu[i][c].auto_idle = res[i].auto_idle;
 			replay_cpu(&s, c, &o, &cpu[i][c]);
 			result_add(&res[i], &cpu[i][c]);
 		}
@@ -402,6 +459,8 @@ int main(int argc, char **argv)
 			"hzadvise: replayed %.0f events (%u settings) in %.3f s: %.2f M "
 			"events/s\n",
 			ev, nall, dt, dt > 0 ? ev / dt / 1e6 : 0);
+		if (o.auto_busy)
+			auto_report(&res[nall - 1], cpu[nall - 1], s.ncpu);
 	}
 	/* The advice is among fixed settings: a schedule is the user's own to judge. */
 	advise(&o, res, n, recorded, &a);

@@ -37,6 +37,9 @@
  * gives (dynhz_host_retune(), between two events, as a power daemon's
  * write would): it re-expresses the pending timers, and the replay reads
  * the new jiffy grid from where the change put it (anchor_j, anchor_ns).
+ * With --retune-auto, a power daemon's policy picks the times: at the end
+ * of each second of the trace, BUSY_HZ for the next one if this CPU was
+ * busy more than AUTO_BUSY_PCT % of it, IDLE_HZ if not.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +55,8 @@
 #define LOOKAHEAD_RECS 1024
 #define SIM_HZ	       100000000U /* the simulated clock */
 #define NS_PER_CYC     (1000000000U / SIM_HZ)
+#define AUTO_WINDOW_NS 1000000000ULL
+#define AUTO_BUSY_PCT  10
 
 struct inst {
 	struct timer_list t;
@@ -85,6 +90,8 @@ struct ctx {
 	unsigned int hz;	 /* now */
 	u64 anchor_j, anchor_ns; /* jiffy anchor_j + k begins at anchor_ns + k periods */
 	unsigned int step;	 /* the next --retune change */
+	u64 next_window;	 /* --retune-auto: the end of this second */
+	double window_busy;	 /* busy_ns when it began */
 };
 
 static void heap_swap(struct ctx *c, size_t a, size_t b)
@@ -301,6 +308,51 @@ static void retune_due(struct ctx *c, u64 t)
 	}
 }
 
+static void *grow(void *p, unsigned int n, size_t size)
+{
+	/* Room for n + 1, doubled when n is 0 or a power of two. */
+	if (n & (n - 1))
+		return p;
+	p = realloc(p, (n ? 2 * n : 1) * size);
+	if (!p)
+		abort();
+	return p;
+}
+
+/* What the policy saw and did, for -v: the busy share of a second, a change. */
+static void auto_log(struct result *r, double busy, u64 at_ns, unsigned int hz, bool change)
+{
+	r->window_busy = grow(r->window_busy, r->nwindows, sizeof(*r->window_busy));
+	r->window_busy[r->nwindows++] = busy;
+	if (!change)
+		return;
+	r->chosen = grow(r->chosen, r->nchosen, sizeof(*r->chosen));
+	r->chosen[r->nchosen].at_ns = at_ns;
+	r->chosen[r->nchosen++].hz = hz;
+}
+
+/* --retune-auto: each second of the trace that ended by simulated ns t. */
+static void auto_due(struct ctx *c, u64 t)
+{
+	struct result *r = c->r;
+
+	while (r->auto_busy && c->next_window <= t && c->next_window < c->win_hi) {
+		u64 at = c->next_window;
+		double busy;
+		unsigned int hz;
+
+		advance(c, at);
+		busy = (r->busy_ns - c->window_busy) / AUTO_WINDOW_NS;
+		hz = busy * 100 > AUTO_BUSY_PCT ? r->auto_busy : r->auto_idle;
+		auto_log(r, busy, at - c->win_lo, hz, hz != c->hz);
+		if (hz != c->hz)
+			retune_at(c, at, hz);
+		/* The time the change waited for its tick counts in the next second. */
+		c->window_busy = r->busy_ns;
+		c->next_window += AUTO_WINDOW_NS;
+	}
+}
+
 static void set_busy(struct ctx *c, bool busy)
 {
 	if (busy == !c->idle)
@@ -410,6 +462,7 @@ static bool governor_keeps_tick(const struct ctx *c, const struct rec *r, const 
 static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 {
 	retune_due(c, sim_time(c, r->ts));
+	auto_due(c, sim_time(c, r->ts));
 	advance(c, sim_time(c, r->ts));
 	switch (r->type) {
 	case REC_START:
@@ -472,6 +525,7 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 
 	c.win_lo = sim_time(&c, s->first_ts);
 	c.win_hi = sim_time(&c, s->last_ts);
+	c.next_window = c.win_lo + AUTO_WINDOW_NS;
 	map_init(&c.live);
 	boot(&c);
 	c.anchor_j = jiffies_64 - dz_tick_count(); /* jiffies at boot, time 0 */
@@ -503,6 +557,7 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 		}
 	}
 	retune_due(&c, c.win_hi);
+	auto_due(&c, c.win_hi);
 	advance(&c, c.win_hi);
 	if (c.idle)
 		close_idle(&c, c.win_hi);
@@ -529,7 +584,13 @@ void result_init(struct result *r, unsigned int hz, bool nohz)
 
 const char *result_hz(const struct result *r, char *buf, size_t len)
 {
-	size_t at = (size_t)snprintf(buf, len, r->retune ? "%u@0" : "%u", r->hz);
+	size_t at;
+
+	if (r->auto_busy) {
+		snprintf(buf, len, "auto:%u:%u", r->auto_busy, r->auto_idle);
+		return buf;
+	}
+	at = (size_t)snprintf(buf, len, r->retune ? "%u@0" : "%u", r->hz);
 
 	for (unsigned int i = 0; i < r->nretune && at < len; i++)
 		at += (size_t)snprintf(buf + at, len - at, ">%u@%.9g", r->retune[i].hz,
@@ -539,6 +600,8 @@ const char *result_hz(const struct result *r, char *buf, size_t len)
 
 void result_free(struct result *r)
 {
+	free(r->chosen);
+	free(r->window_busy);
 	hist_free(&r->late);
 	hist_free(&r->idle);
 }
