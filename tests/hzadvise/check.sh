@@ -8,6 +8,8 @@
 #    tool must come within 10 % of what the trace shows;
 #  - the exact wheel: no timer early, none more than one tick late;
 #  - synthetic loads (tests/hzadvise/synth.c) where the advice must flip;
+#  - --retune (HZ changed mid-replay) against the fixed settings and the
+#    fixed replays of each stretch of the trace;
 #  - bad input and bad options: one line, exit status 2, no crash.
 cd "$(dirname "$0")/../.." || exit 1
 source scripts/lib.sh
@@ -239,6 +241,146 @@ for fig in wakeups lateness residency; do
 done
 report "hzadvise: --plot writes PNG and SVG figures" "${p[@]}"
 
+# --retune: HZ changed mid-replay by the core (dynhz_host_retune). The
+# references are replays the retune path does not compute: the fixed-HZ
+# settings, and the fixed-HZ replays of each stretch of the trace cut here
+# with awk.
+# csv_sum CSV HZ MODE COL: column COL (4 wakeups/s, 5 ticks/s) of one
+# setting, summed over its per-CPU rows.
+csv_sum() { awk -F, -v h="$2" -v m="$3" -v k="$4" '$1 == h && $2 == m && $3 != "all" { s += $k } END { printf "%.6f\n", s }' "$1"; }
+# stretch FILE FROM TO: the events from FROM to TO s after the first (the header kept).
+stretch() {
+	awk -v a="$2" -v b="$3" '/^#/ { print; next }
+		{ t = $0; sub(/: [a-z_]+: .*/, "", t); sub(/.* /, "", t); t += 0
+		if (!f) f = t; if (t >= f + a && t < f + b) print }' "$1"
+}
+# same LINE1 LINE2: setting lines equal but for their hz= field.
+same() { [ -n "$1" ] && [ "$(sed 's/hz=[^ ]* //' <<<"$1")" = "$(sed 's/hz=[^ ]* //' <<<"$2")" ]; }
+: >"$out/retune.txt"
+# bounded GOT WANT SPAN SLACK: |GOT - WANT| rates, in events over SPAN s, within SLACK events.
+bounded() { awk -v g="$1" -v w="$2" -v s="$3" -v k="$4" 'BEGIN { d = (g - w) * s; if (d < 0) d = -d; exit !(d <= k) }'; }
+
+for f in tests/data/traces/*.txt.xz; do
+	name=$(basename "$f" .txt.xz)
+	raw=$out/rt-$name.txt
+	xz -dc "$f" >"$raw"
+	src=$(grep '^source:' "$out/$name.log")
+	mode=$(field mode "$src")
+	span=$(field span_s "$src")
+	ncpu=$(xz -dc "$f" | head -1 | sed -n 's/.* cpus=\([0-9]*\).*/\1/p')
+
+	# (a) A schedule whose only change is at T=0 boots at that HZ; a change
+	# to the HZ in force changes nothing: both as the fixed setting.
+	"$bin" -q --hz 250,100 --retune 0:100 "$raw" >"$out/rt-$name.0" 2>&1
+	"$bin" -q --hz 250 --retune "$(awk -v s="$span" 'BEGIN { printf "%.3f", s / 3 }')":250 "$raw" >"$out/rt-$name.same" 2>&1
+	p=()
+	same "$(grep "^setting: hz=100 mode=$mode " "$out/rt-$name.0")" "$(grep '^setting: hz=100@0 ' "$out/rt-$name.0")" ||
+		p+=("0:100 differs from fixed 100: $(grep '^setting: hz=100' "$out/rt-$name.0")")
+	same "$(grep "^setting: hz=250 mode=$mode " "$out/rt-$name.same")" "$(grep '^setting: hz=250@0>250@' "$out/rt-$name.same")" ||
+		p+=("250 -> 250 differs from fixed 250: $(grep '^setting: hz=250' "$out/rt-$name.same")")
+	report "hzadvise: $name: --retune 0:100, and 250 -> 250 mid-trace, = the fixed setting" "${p[@]}"
+
+	# (b) 1000 -> 100 at the middle: the fixed 1000 replay of the first
+	# stretch plus the fixed 100 replay of the second, in events. Slack: per
+	# CPU, the change's own tick and a wakeup either side of the cut; the
+	# gap between the stretches (events in it belong to neither) at 1000/s;
+	# and 0.5 % for what the cut moves (coalescing, a cancel cut off).
+	half=$(awk -v s="$span" 'BEGIN { printf "%.3f", int(s / 2 * 1000) / 1000 }')
+	"$bin" -q -v --hz 1000,100 --retune "$half:100" --csv "$out/rt-$name.csv" "$raw" >"$out/rt-$name.out" 2>"$out/rt-$name.err"
+	rc=$?
+	stretch "$raw" 0 "$half" >"$out/rt-$name.a"
+	stretch "$raw" "$half" 1e9 >"$out/rt-$name.b"
+	"$bin" -q --hz 1000 --csv "$out/rt-$name.a.csv" "$out/rt-$name.a" >"$out/rt-$name.a.out" 2>&1
+	"$bin" -q --hz 100 --csv "$out/rt-$name.b.csv" "$out/rt-$name.b" >"$out/rt-$name.b.out" 2>&1
+	sa=$(field span_s "$(grep '^source:' "$out/rt-$name.a.out")")
+	sb=$(field span_s "$(grep '^source:' "$out/rt-$name.b.out")")
+	line=$(grep '^setting: hz=1000@0>100@' "$out/rt-$name.out")
+	p=()
+	[ $rc -eq 0 ] || p+=("exit $rc: $(head -2 "$out/rt-$name.err")")
+	for k in 4:wakeups_per_s 5:ticks_per_s; do
+		want=$(awk -v a="$(csv_sum "$out/rt-$name.a.csv" 1000 "$mode" "${k%%:*}")" \
+			-v b="$(csv_sum "$out/rt-$name.b.csv" 100 "$mode" "${k%%:*}")" \
+			-v sa="$sa" -v sb="$sb" -v s="$span" 'BEGIN { printf "%.3f", (a * sa + b * sb) / s }')
+		slack=$(awk -v w="$want" -v s="$span" -v sa="$sa" -v sb="$sb" -v n="$ncpu" \
+			'BEGIN { printf "%.1f", 3 * n + (s - sa - sb) * 1000 * n + 0.005 * w * s }')
+		got=$(field "${k#*:}" "$line")
+		bounded "$got" "$want" "$span" "$slack" ||
+			p+=("${k#*:} $got, stretches replayed fixed say $want (slack $slack events)")
+		echo "$name: 1000->100@$half ${k#*:} $got, stretches $want" >>"$out/retune.txt"
+	done
+	report "hzadvise: $name: 1000 -> 100 at $half s = fixed 1000 then fixed 100 on each stretch" "${p[@]}"
+
+	# (c) Never early; late by at most the old tick and the new one (a timer
+	# pending across the change had its old-HZ jiffy; the core rounds that
+	# up to a new one). Many changes: at most the sum of their ticks.
+	"$bin" -q -v --hz 24 --retune 2:10000,4:24,6:300,8:1000,9:19 "$raw" >"$out/rt-$name.many" 2>"$out/rt-$name.many.err"
+	p=()
+	grep -q 'ran early' "$out/rt-$name.err" "$out/rt-$name.many.err" && p+=("$(grep -h 'ran early' "$out/rt-$name.err" "$out/rt-$name.many.err" | head -1)")
+	max=$(field late_max_us "$line")
+	[ "$max" -le $((1000 + 10000 + 1)) ] || p+=("1000 -> 100: late_max_us=$max > 1 ms + 10 ms")
+	max=$(field late_max_us "$(grep '^setting: hz=24@0>' "$out/rt-$name.many")")
+	bound=$(awk 'BEGIN { printf "%d", 1e6 / 24 + 1e6 / 10000 + 1e6 / 24 + 1e6 / 300 + 1e6 / 1000 + 1e6 / 19 + 1 }')
+	[ -n "$max" ] && [ "$max" -le "$bound" ] || p+=("24..19: late_max_us=$max > $bound")
+	report "hzadvise: $name: --retune: never early, late at most the ticks it crossed" "${p[@]}"
+done
+
+# (b) on synthetic loads, steady by construction: the fixed settings'
+# per-CPU figures weighted by the time each HZ ran (T and span - T).
+for load in sleeps spread; do
+	[ -f "$out/$load.txt" ] || "$out/synth" "$load" >"$out/$load.txt"
+	span=$(field span_s "$("$bin" -q --hz 100 "$out/$load.txt" | grep '^source:')")
+	t=$(awk -v s="$span" 'BEGIN { printf "%.3f", int(s * 400) / 1000 }')
+	"$bin" -q --hz 1000,100 --retune "$t:100" --csv "$out/rt-$load.csv" "$out/$load.txt" >"$out/rt-$load.out" 2>"$out/rt-$load.err"
+	line=$(grep '^setting: hz=1000@0>100@' "$out/rt-$load.out")
+	p=()
+	grep -q 'ran early' "$out/rt-$load.err" && p+=("$(grep 'ran early' "$out/rt-$load.err")")
+	for k in 4:wakeups_per_s 5:ticks_per_s; do
+		want=$(awk -v a="$(csv_sum "$out/rt-$load.csv" 1000 nohz "${k%%:*}")" \
+			-v b="$(csv_sum "$out/rt-$load.csv" 100 nohz "${k%%:*}")" -v t="$t" -v s="$span" \
+			'BEGIN { printf "%.3f", (a * t + b * (s - t)) / s }')
+		got=$(field "${k#*:}" "$line")
+		# Slack: the change's tick, and each of spread's 20 timers once (a window of T s holds T or T + 1 of its firings).
+		bounded "$got" "$want" "$span" 22 || p+=("${k#*:} $got, fixed weighted $want")
+		echo "synthetic $load: 1000->100@$t ${k#*:} $got, weighted $want" >>"$out/retune.txt"
+	done
+	[ "$(field late_max_us "$line")" -le 11001 ] || p+=("late_max_us $(field late_max_us "$line") > 1 ms + 10 ms")
+	report "hzadvise: synthetic $load: 1000 -> 100 at $t s = fixed figures weighted by time" "${p[@]}"
+done
+
+# --retune-auto: a power daemon's policy (HZ B after a second busy more
+# than 10 %, I otherwise). The changes it made (-v) must follow the rule
+# from the busy shares it printed, and replaying them as a --retune
+# schedule must give the same figures; B = I never changes anything.
+for name in build idle; do
+	raw=$out/rt-$name.txt
+	"$bin" -q -v --hz 1000,100 --retune-auto 1000:100 "$raw" >"$out/auto-$name.out" 2>"$out/auto-$name.err"
+	mode=$(field mode "$(grep '^source:' "$out/auto-$name.out")")
+	p=()
+	grep -q 'ran early' "$out/auto-$name.err" && p+=("$(grep 'ran early' "$out/auto-$name.err")")
+	# The rule: from 100 Hz, each second's busy share sets the next's HZ.
+	while read -r cpu busy sched; do
+		want=$(awk -v b="$busy" 'BEGIN { n = split(b, v, ","); hz = 100; s = ""
+			for (i = 1; i <= n; i++) { h = v[i] > 10 ? 1000 : 100
+				if (h != hz) { s = s (s == "" ? "" : ",") i ":" h; hz = h } }
+			print s == "" ? "none" : s }')
+		[ "$sched" = "$want" ] || p+=("$cpu: changes $sched, the rule says $want")
+	done < <(sed -n 's/^hzadvise: auto:1000:100 \(cpu[0-9]*\) busy_pct=\([^ ]*\) retune=\(.*\)/\1 \2 \3/p' "$out/auto-$name.err")
+	[ "$(grep -c 'busy_pct=' "$out/auto-$name.err")" -ge 1 ] || p+=("no busy_pct= line with -v")
+	# Every CPU made the same changes on these traces: as --retune, the same figures.
+	sched=$(sed -n 's/.* retune=//p' "$out/auto-$name.err" | sort -u)
+	if [ "$(wc -l <<<"$sched")" -eq 1 ] && [ "$sched" != none ]; then
+		"$bin" -q --hz 100 --retune "$sched" "$raw" >"$out/auto-$name.rt" 2>&1
+		same "$(grep '^setting: hz=auto:1000:100 ' "$out/auto-$name.out")" "$(grep '^setting: hz=100@0>' "$out/auto-$name.rt")" ||
+			p+=("differs from --retune $sched: $(grep -h -e '^setting: hz=auto' -e '^setting: hz=100@0' "$out/auto-$name.out" "$out/auto-$name.rt")")
+	else
+		p+=("the CPUs changed HZ differently: $sched")
+	fi
+	"$bin" -q --hz 250 --retune-auto 250:250 "$raw" >"$out/auto-$name.same" 2>&1
+	same "$(grep "^setting: hz=250 mode=$mode " "$out/auto-$name.same")" "$(grep '^setting: hz=auto:250:250 ' "$out/auto-$name.same")" ||
+		p+=("auto:250:250 differs from fixed 250")
+	report "hzadvise: $name: --retune-auto 1000:100 follows its rule, = --retune $(tr '\n' ' ' <<<"$sched")" "${p[@]}"
+done
+
 # Bad input: one line on stderr naming the problem, exit status 2, no crash
 # (ASan would abort with another status).
 : >"$out/empty.txt"
@@ -256,6 +398,19 @@ bad=(
 	"--wheel foo|--wheel foo $out/net.txt|--wheel"
 	"--cstates C1:1|--cstates C1:1 $out/net.txt|--cstates"
 	"--max-late-us -1|--max-late-us -1 $out/net.txt|--max-late-us"
+	"--retune 5:100,3:250|--retune 5:100,3:250 $out/net.txt|must increase"
+	"--retune 5:100,5:250|--retune 5:100,5:250 $out/net.txt|must increase"
+	"--retune 5:5|--retune 5:5 $out/net.txt|19 to 10000"
+	"--retune 5:10001|--retune 5:10001 $out/net.txt|19 to 10000"
+	"--retune 5:100.5|--retune 5:100.5 $out/net.txt|19 to 10000"
+	"--retune -1:100|--retune -1:100 $out/net.txt|not T:HZ"
+	"--retune abc|--retune abc $out/net.txt|not T:HZ"
+	"--retune 5|--retune 5 $out/net.txt|not T:HZ"
+	"--retune 5:100,|--retune 5:100, $out/net.txt|empty item"
+	"--retune (no value)|$out/net.txt --retune|needs a value"
+	"--retune-auto 1000|--retune-auto 1000 $out/net.txt|BUSY_HZ:IDLE_HZ"
+	"--retune-auto 1000:5|--retune-auto 1000:5 $out/net.txt|19 to 10000"
+	"--retune-auto 1000:100:5|--retune-auto 1000:100:5 $out/net.txt|19 to 10000"
 	"--bogus|--bogus $out/net.txt|unknown option"
 	"two traces|$out/net.txt $out/net.txt|one trace"
 	"no trace||usage"

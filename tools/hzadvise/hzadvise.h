@@ -46,6 +46,13 @@ struct cstate {
 };
 #define MAX_CSTATES 8
 
+/* --retune: at at_ns from the trace's start, HZ becomes hz. */
+struct retune_step {
+	u64 at_ns;
+	unsigned int hz;
+};
+#define MAX_RETUNE 32
+
 struct options {
 	unsigned int hz[32];
 	unsigned int nhz;
@@ -60,7 +67,10 @@ struct options {
 	double run_ns;	 /* CPU time once per tick that runs any timer */
 	const char *csv;
 	const char *plot;
-	bool quiet; /* machine-readable lines only */
+	struct retune_step retune[MAX_RETUNE]; /* --retune, times increasing */
+	unsigned int nretune;		       /* 0: no --retune */
+	unsigned int auto_busy, auto_idle;     /* --retune-auto BUSY_HZ:IDLE_HZ, or 0 */
+	bool quiet;			       /* machine-readable lines only */
 	bool verbose;
 };
 
@@ -117,8 +127,15 @@ s64 source_jiffy_mono(const struct source *s, u64 j);
 
 /* One setting's results, per CPU and summed. */
 struct result {
-	unsigned int hz;
+	unsigned int hz; /* at boot */
 	bool nohz;
+	const struct retune_step *retune; /* changes of HZ mid-replay, or none */
+	unsigned int nretune;
+	unsigned int auto_busy, auto_idle; /* --retune-auto's policy, or 0 */
+	struct retune_step *chosen;	   /* per CPU: the changes the policy made */
+	unsigned int nchosen;
+	double *window_busy; /* per CPU: busy share of each second, with the policy */
+	unsigned int nwindows;
 	u64 interrupts; /* of the core's tick device */
 	u64 wakeups;	/* timer interrupts: the tick's and hrtimers', coalesced */
 	u64 fired, early, started;
@@ -136,6 +153,8 @@ struct result {
 void result_init(struct result *r, unsigned int hz, bool nohz);
 void result_free(struct result *r);
 void result_add(struct result *sum, const struct result *cpu);
+/* The setting's HZ as the lines print it: "250"; with --retune, HZ@T from T s on: "1000@0>100@10". */
+const char *result_hz(const struct result *r, char *buf, size_t len);
 
 /* Replays CPU cpu of s at r->hz / r->nohz into r. */
 void replay_cpu(const struct source *s, unsigned int cpu, const struct options *o,

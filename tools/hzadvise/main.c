@@ -40,6 +40,12 @@ static void usage(FILE *f)
 		"  --timer-cost-ns N    CPU time per timer run by the tick (default %d, measured)\n"
 		"  --run-cost-ns N      CPU time once per tick that runs timers (default %d, "
 		"measured)\n"
+		"  --retune T:HZ,...    one more setting: boots at the first --hz value (or the\n"
+		"                       recorded HZ), the core changes HZ at each T seconds\n"
+		"                       from the trace's start (T=0: boots at that HZ)\n"
+		"  --retune-auto B:I    one more setting: a power daemon's policy, each second\n"
+		"                       HZ B if the CPU was busy more than 10 %% of the last\n"
+		"                       one, HZ I if not (boots at I)\n"
 		"  --csv FILE           every figure, per CPU and summed, as CSV\n"
 		"  --plot DIR           PNG and SVG figures (gnuplot) and their data in DIR\n"
 		"  -q, --quiet          only the source:/setting:/recommend: lines\n"
@@ -99,12 +105,86 @@ static int parse_hz(const char *v, struct options *o)
 	return 0;
 }
 
+/* One T:HZ of --retune, into st; it must come after prev (if any). */
+static int retune_step(const char *tok, struct retune_step *st, const struct retune_step *prev)
+{
+	const char *hzs;
+	char *end;
+	double t, hz;
+
+	errno = 0;
+	t = strtod(tok, &end);
+	if (end == tok || *end != ':' || errno || !(t >= 0 && t <= 1e9))
+		return fail("--retune: \"%s\" is not T:HZ (T seconds from the trace's start, 0 "
+			    "to 1e9)",
+			    tok, "");
+	hzs = end + 1;
+	hz = strtod(hzs, &end);
+	if (end == hzs || *end || errno || !(hz >= 19 && hz <= 10000) || hz != (unsigned int)hz)
+		return fail("--retune: \"%s\": HZ is not a whole number from 19 to 10000", tok, "");
+	st->at_ns = (u64)(t * 1e9 + 0.5);
+	st->hz = (unsigned int)hz;
+	if (prev && st->at_ns <= prev->at_ns)
+		return fail("--retune: \"%s\": times must increase", tok, "");
+	return 0;
+}
+
+/* --retune T:HZ[,T:HZ...]: the times increasing, the HZ as --hz takes them; no empty item. */
+static int parse_retune(const char *v, struct options *o)
+{
+	char buf[1024], *tok = buf, *comma;
+	int rc;
+
+	if (strlen(v) >= sizeof(buf))
+		return fail("--retune: schedule too long", "", "");
+	strcpy(buf, v);
+	for (o->nretune = 0; tok; tok = comma ? comma + 1 : NULL) {
+		comma = strchr(tok, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*tok)
+			return fail("--retune: \"%s\": an empty item (want T:HZ[,T:HZ...])", v, "");
+		if (o->nretune == MAX_RETUNE)
+			return fail("--retune: more than %s changes", "32", "");
+		rc = retune_step(tok, &o->retune[o->nretune],
+				 o->nretune ? &o->retune[o->nretune - 1] : NULL);
+		if (rc)
+			return rc;
+		o->nretune++;
+	}
+	return 0;
+}
+
+/* --retune-auto BUSY_HZ:IDLE_HZ, each as --hz takes them. */
+static int parse_auto(const char *v, struct options *o)
+{
+	char *end;
+	double b, i;
+
+	errno = 0;
+	b = strtod(v, &end);
+	if (end == v || *end != ':')
+		return fail("--retune-auto: \"%s\" is not BUSY_HZ:IDLE_HZ", v, "");
+	i = strtod(end + 1, &end);
+	if (*end || errno || !(b >= 19 && b <= 10000) || b != (unsigned int)b ||
+	    !(i >= 19 && i <= 10000) || i != (unsigned int)i)
+		return fail("--retune-auto: \"%s\": each HZ a whole number from 19 to 10000", v,
+			    "");
+	o->auto_busy = (unsigned int)b;
+	o->auto_idle = (unsigned int)i;
+	return 0;
+}
+
 static int option(struct options *o, const char *opt, const char *v)
 {
 	char err[256];
 
 	if (!strcmp(opt, "--hz"))
 		return parse_hz(v, o);
+	if (!strcmp(opt, "--retune"))
+		return parse_retune(v, o);
+	if (!strcmp(opt, "--retune-auto"))
+		return parse_auto(v, o);
 	if (!strcmp(opt, "--max-late-us"))
 		return number(opt, v, 0, 1e10, &o->max_late_us) ? 2 : 0;
 	if (!strcmp(opt, "--busy-w"))
@@ -139,17 +219,12 @@ static int option(struct options *o, const char *opt, const char *v)
 
 static bool takes_value(const char *a)
 {
-	static const char *const with[] = { "--hz",
-					    "--max-late-us",
-					    "--busy-w",
-					    "--tick-cost-ns",
-					    "--timer-cost-ns",
-					    "--run-cost-ns",
-					    "--csv",
-					    "--plot",
-					    "--wheel",
-					    "--cstates",
-					    NULL };
+	static const char *const with[] = {
+		"--hz",	    "--retune",	      "--retune-auto",	 "--max-late-us",
+		"--busy-w", "--tick-cost-ns", "--timer-cost-ns", "--run-cost-ns",
+		"--csv",    "--plot",	      "--wheel",	 "--cstates",
+		NULL
+	};
 
 	for (unsigned int i = 0; with[i]; i++)
 		if (!strcmp(a, with[i]))
@@ -250,6 +325,53 @@ static unsigned int settings(const struct options *o, const struct source *s, un
 	return n;
 }
 
+/*
+ * The --retune setting, in the recorded tick mode: booted at the first
+ * --hz value or the recorded HZ, or at the HZ of a change at T=0 (the
+ * trace has not begun: a machine booted with that hz=). A change at or
+ * after the trace's end would change nothing that is replayed: dropped,
+ * with a word. Returns how many changes remain in plan.
+ */
+static unsigned int retune_plan(const struct options *o, const struct source *s,
+				unsigned int *boot_hz, struct retune_step *plan)
+{
+	u64 span = s->last_ts - s->first_ts;
+	unsigned int n = 0, i = 0;
+
+	*boot_hz = o->hz_given ? o->hz[0] : s->hz;
+	if (o->retune[0].at_ns == 0)
+		*boot_hz = o->retune[i++].hz;
+	for (; i < o->nretune && o->retune[i].at_ns < span; i++)
+		plan[n++] = o->retune[i];
+	if (i < o->nretune)
+		fprintf(stderr,
+			"hzadvise: --retune: %u change(s) from %.9g s on come at or after the "
+			"trace's end (%.3f s): not applied\n",
+			o->nretune - i, (double)o->retune[i].at_ns / 1e9, (double)span / 1e9);
+	return n;
+}
+
+/*
+ * -v: what --retune-auto's policy saw and did on each CPU: the busy share
+ * of each second, and its changes as --retune would take them.
+ */
+static void auto_report(const struct result *r, const struct result *cpu, unsigned int ncpu)
+{
+	char name[64];
+
+	for (unsigned int c = 0; c < ncpu; c++) {
+		fprintf(stderr, "hzadvise: %s cpu%u busy_pct=", result_hz(r, name, sizeof(name)),
+			c);
+		for (unsigned int w = 0; w < cpu[c].nwindows; w++)
+			fprintf(stderr, "%s%.3f", w ? "," : "", 100 * cpu[c].window_busy[w]);
+		fprintf(stderr, " retune=");
+		for (unsigned int k = 0; k < cpu[c].nchosen; k++)
+			fprintf(stderr, "%s%.9g:%u", k ? "," : "", cpu[c].chosen[k].at_ns / 1e9,
+				cpu[c].chosen[k].hz);
+		fprintf(stderr, "%s\n", cpu[c].nchosen ? "" : "none");
+	}
+}
+
 static double now_s(void)
 {
 	struct timespec t;
@@ -265,9 +387,12 @@ int main(int argc, char **argv)
 			     .tick_ns = TICK_NS,
 			     .timer_ns = TIMER_NS,
 			     .run_ns = RUN_NS };
-	unsigned int hz[66], n;
+	unsigned int hz[66], n, nall;
 	bool nohz[66];
 	struct result res[66], *cpu[66];
+	struct retune_step plan[MAX_RETUNE];
+	unsigned int nplan = 0;
+	char name[512];
 	struct source s;
 	struct advice a = { .pick = -1 };
 	const char *path;
@@ -289,40 +414,64 @@ int main(int argc, char **argv)
 			(unsigned long long)s.bucket_matched, (unsigned long long)s.bucket_checked,
 			s.npre);
 	n = settings(&o, &s, hz, nohz, &recorded);
+	nall = n;
+	if (o.nretune) {
+		nplan = retune_plan(&o, &s, &hz[n], plan);
+		nohz[nall++] = s.nohz;
+	}
+	if (o.auto_busy) {
+		hz[nall] = o.auto_idle;
+		nohz[nall++] = s.nohz;
+	}
 	t0 = now_s();
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned int i = 0; i < nall; i++) {
 		result_init(&res[i], hz[i], nohz[i]);
 		cpu[i] = calloc(s.ncpu, sizeof(struct result));
 		if (!cpu[i])
 			abort();
+		if (i == n && o.nretune) {
+			res[i].retune = plan;
+			res[i].nretune = nplan;
+		} else if (i >= n) {
+			res[i].auto_busy = o.auto_busy;
+			res[i].auto_idle = o.auto_idle;
+		}
 		for (unsigned int c = 0; c < s.ncpu; c++) {
 			result_init(&cpu[i][c], hz[i], nohz[i]);
+			cpu[i][c].retune = res[i].retune;
+			cpu[i][c].nretune = res[i].nretune;
+			cpu[i][c].auto_busy = res[i].auto_busy;
+			cpu[i][c].auto_idle = res[i].auto_idle;
 			replay_cpu(&s, c, &o, &cpu[i][c]);
 			result_add(&res[i], &cpu[i][c]);
 		}
 		if (res[i].early)
-			fprintf(stderr, "hzadvise: hz=%u: %llu timers ran early: a bug\n", hz[i],
+			fprintf(stderr, "hzadvise: hz=%s: %llu timers ran early: a bug\n",
+				result_hz(&res[i], name, sizeof(name)),
 				(unsigned long long)res[i].early);
 	}
 	if (o.verbose) {
 		double dt = now_s() - t0, ev = 0;
 
-		for (unsigned int i = 0; i < n; i++)
+		for (unsigned int i = 0; i < nall; i++)
 			ev += (double)res[i].events;
 		fprintf(stderr,
 			"hzadvise: replayed %.0f events (%u settings) in %.3f s: %.2f M "
 			"events/s\n",
-			ev, n, dt, dt > 0 ? ev / dt / 1e6 : 0);
+			ev, nall, dt, dt > 0 ? ev / dt / 1e6 : 0);
+		if (o.auto_busy)
+			auto_report(&res[nall - 1], cpu[nall - 1], s.ncpu);
 	}
+	/* The advice is among fixed settings: a schedule is the user's own to judge. */
 	advise(&o, res, n, recorded, &a);
-	report(stdout, &o, &s, cpu, res, n, recorded, &a);
+	report(stdout, &o, &s, cpu, res, nall, recorded, &a);
 	rc = 0;
-	if (o.csv && write_csv(o.csv, &s, cpu, res, n, recorded, err, sizeof(err)))
+	if (o.csv && write_csv(o.csv, &s, cpu, res, nall, recorded, err, sizeof(err)))
 		rc = fail("%s", err, "");
 	if (o.plot && write_plots(o.plot, &o, res, n, (double)(s.last_ts - s.first_ts) / 1e9 + 1e-9,
 				  err, sizeof(err)))
 		rc = fail("%s", err, "");
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned int i = 0; i < nall; i++) {
 		for (unsigned int c = 0; c < s.ncpu; c++)
 			result_free(&cpu[i][c]);
 		free(cpu[i]);

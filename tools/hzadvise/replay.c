@@ -32,6 +32,14 @@
  * the tick at or after its bucket's jiffy. And the idle loop keeps the
  * tick running where the recorded CPU kept it, or where Linux's idle
  * governor would (it expects to sleep less than a tick).
+ *
+ * With --retune, the core changes HZ itself at each time the schedule
+ * gives (dynhz_host_retune(), between two events, as a power daemon's
+ * write would): it re-expresses the pending timers, and the replay reads
+ * the new jiffy grid from where the change put it (anchor_j, anchor_ns).
+ * With --retune-auto, a power daemon's policy picks the times: at the end
+ * of each second of the trace, BUSY_HZ for the next one if this CPU was
+ * busy more than AUTO_BUSY_PCT % of it, IDLE_HZ if not.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +55,8 @@
 #define LOOKAHEAD_RECS 1024
 #define SIM_HZ	       100000000U /* the simulated clock */
 #define NS_PER_CYC     (1000000000U / SIM_HZ)
+#define AUTO_WINDOW_NS 1000000000ULL
+#define AUTO_BUSY_PCT  10
 
 struct inst {
 	struct timer_list t;
@@ -77,6 +87,11 @@ struct ctx {
 	size_t nheap, capheap;
 	u64 last_run; /* the last tick that ran timers */
 	bool any_run;
+	unsigned int hz;	 /* now */
+	u64 anchor_j, anchor_ns; /* jiffy anchor_j + k begins at anchor_ns + k periods */
+	unsigned int step;	 /* the next --retune change */
+	u64 next_window;	 /* --retune-auto: the end of this second */
+	double window_busy;	 /* busy_ns when it began */
 };
 
 static void heap_swap(struct ctx *c, size_t a, size_t b)
@@ -227,6 +242,15 @@ static void on_irq(u64 cycles, void *arg)
 	}
 }
 
+/* From simulated ns from to t: busy time, if busy, within the trace's span. */
+static void account(struct ctx *c, u64 from, u64 t)
+{
+	u64 a = from > c->win_lo ? from : c->win_lo, b = t < c->win_hi ? t : c->win_hi;
+
+	if (!c->idle && b > a)
+		c->r->busy_ns += (double)(b - a);
+}
+
 /* Time passes to simulated ns t, busy or idle as decided at the last local event. */
 static void advance(struct ctx *c, u64 t)
 {
@@ -238,11 +262,94 @@ static void advance(struct ctx *c, u64 t)
 		return;
 	dynhz_host_pass(t - dynhz_host_cycles() * NS_PER_CYC, c->idle && !c->retain);
 	c->now = t;
-	if (!c->idle) {
-		u64 a = from > c->win_lo ? from : c->win_lo, b = t < c->win_hi ? t : c->win_hi;
+	account(c, from, t);
+}
 
-		if (b > a)
-			c->r->busy_ns += (double)(b - a);
+/* The length of a jiffy at the current HZ, in simulated ns (whole cycles). */
+static u64 period_ns(const struct ctx *c)
+{
+	return dynhz_host_period(c->hz).num * NS_PER_CYC;
+}
+
+/*
+ * The next change of the schedule, at simulated ns t: the core waits for
+ * its next tick (the time moves to it), changes HZ there and re-expresses
+ * every pending timer. That tick began jiffy J, the last of the old rate;
+ * J + k begins k new periods after it.
+ */
+static void retune_at(struct ctx *c, u64 t, unsigned int hz)
+{
+	u64 from;
+	int err;
+
+	advance(c, t);
+	from = c->now;
+	err = dynhz_host_retune(hz);
+	if (err)
+		fprintf(stderr, "hzadvise: retune to hz=%u: %s\n", hz, dynhz_host_last_line());
+	c->now = dynhz_host_cycles() * NS_PER_CYC;
+	account(c, from, c->now);
+	/* The current HZ: the core changed nothing, nor waited for a tick. */
+	if (err || hz == c->hz)
+		return;
+	c->hz = hz;
+	c->anchor_j = jiffies_64;
+	c->anchor_ns = c->now;
+}
+
+/* Every change of the schedule due by simulated ns t (before the trace's end). */
+static void retune_due(struct ctx *c, u64 t)
+{
+	const struct result *r = c->r;
+
+	while (c->step < r->nretune && c->win_lo + r->retune[c->step].at_ns <= t) {
+		retune_at(c, c->win_lo + r->retune[c->step].at_ns, r->retune[c->step].hz);
+		c->step++;
+	}
+}
+
+static void *grow(void *p, unsigned int n, size_t size)
+{
+	/* Room for n + 1, doubled when n is 0 or a power of two. */
+	if (n & (n - 1))
+		return p;
+	p = realloc(p, (n ? 2 * n : 1) * size);
+	if (!p)
+		abort();
+	return p;
+}
+
+/* What the policy saw and did, for -v: the busy share of a second, a change. */
+static void auto_log(struct result *r, double busy, u64 at_ns, unsigned int hz, bool change)
+{
+	r->window_busy = grow(r->window_busy, r->nwindows, sizeof(*r->window_busy));
+	r->window_busy[r->nwindows++] = busy;
+	if (!change)
+		return;
+	r->chosen = grow(r->chosen, r->nchosen, sizeof(*r->chosen));
+	r->chosen[r->nchosen].at_ns = at_ns;
+	r->chosen[r->nchosen++].hz = hz;
+}
+
+/* --retune-auto: each second of the trace that ended by simulated ns t. */
+static void auto_due(struct ctx *c, u64 t)
+{
+	struct result *r = c->r;
+
+	while (r->auto_busy && c->next_window <= t && c->next_window < c->win_hi) {
+		u64 at = c->next_window;
+		double busy;
+		unsigned int hz;
+
+		advance(c, at);
+		busy = (r->busy_ns - c->window_busy) / AUTO_WINDOW_NS;
+		hz = busy * 100 > AUTO_BUSY_PCT ? r->auto_busy : r->auto_idle;
+		auto_log(r, busy, at - c->win_lo, hz, hz != c->hz);
+		if (hz != c->hz)
+			retune_at(c, at, hz);
+		/* The time the change waited for its tick counts in the next second. */
+		c->window_busy = r->busy_ns;
+		c->next_window += AUTO_WINDOW_NS;
 	}
 }
 
@@ -260,21 +367,21 @@ static void set_busy(struct ctx *c, bool busy)
 }
 
 /* The jiffy of H that begins at simulated ns t or next: expiry as H counts it. */
-static unsigned long jiffy_at(u64 t)
+static unsigned long jiffy_at(const struct ctx *c, u64 t)
 {
-	return (unsigned long)(jiffies_64 - dz_tick_count()) + nsecs_to_jiffies(t);
+	return (unsigned long)c->anchor_j + nsecs_to_jiffies(t - c->anchor_ns);
 }
 
 static void start(struct ctx *c, const struct rec *r)
 {
 	s64 want = source_jiffy_mono(c->s, r->expires);
 	u64 treq = want > (s64)c->now ? (u64)want : c->now;
-	unsigned long exp = jiffy_at(treq);
+	unsigned long exp = jiffy_at(c, treq);
 	uint64_t *v = map_get(&c->live, r->id);
 	struct inst *in;
 
 	if (c->o->wheel_linux && !(r->flags & RF_PRE))
-		exp = (unsigned long)linux_bucket_expiry(exp, jiffies, c->r->hz);
+		exp = (unsigned long)linux_bucket_expiry(exp, jiffies, c->hz);
 	if (v) {
 		in = (struct inst *)(uintptr_t)*v;
 	} else {
@@ -296,11 +403,8 @@ static void start(struct ctx *c, const struct rec *r)
 	if (in->hidx)
 		heap_remove(c, in);
 	if (c->o->wheel_linux && c->r->nohz && (r->flags & RF_DEFER)) {
-		struct dz_tick_period p = dynhz_host_period(c->r->hz);
-
 		del_timer(&in->t);
-		in->due = (u64)(exp - (unsigned long)(jiffies_64 - dz_tick_count())) * p.num *
-			  NS_PER_CYC;
+		in->due = c->anchor_ns + (u64)(exp - (unsigned long)c->anchor_j) * period_ns(c);
 		heap_push(c, in);
 	} else {
 		mod_timer(&in->t, exp);
@@ -347,7 +451,7 @@ static u64 sim_time(const struct ctx *c, u64 ts)
 static bool governor_keeps_tick(const struct ctx *c, const struct rec *r, const struct rec *end)
 {
 	const struct rec *n;
-	u64 period = (1000000000ULL + c->r->hz / 2) / c->r->hz;
+	u64 period = (1000000000ULL + c->hz / 2) / c->hz;
 
 	for (n = r + 1; n < end; n++)
 		if ((n->flags & RF_LOCAL) && !(n->flags & RF_TICK))
@@ -357,6 +461,8 @@ static bool governor_keeps_tick(const struct ctx *c, const struct rec *r, const 
 
 static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 {
+	retune_due(c, sim_time(c, r->ts));
+	auto_due(c, sim_time(c, r->ts));
 	advance(c, sim_time(c, r->ts));
 	switch (r->type) {
 	case REC_START:
@@ -393,8 +499,7 @@ static void one(struct ctx *c, const struct rec *r, const struct rec *end)
  */
 static void fast_forward(struct ctx *c)
 {
-	struct dz_tick_period p = dynhz_host_period(c->r->hz);
-	u64 period_ns = p.num * NS_PER_CYC, n = c->win_lo / period_ns;
+	u64 n = c->win_lo / period_ns(c);
 
 	if (n > 1)
 		dynhz_host_advance_ticks(n - 1);
@@ -414,14 +519,16 @@ static void boot(const struct ctx *c)
 
 void replay_cpu(const struct source *s, unsigned int cpu, const struct options *o, struct result *r)
 {
-	struct ctx c = { .s = s, .o = o, .r = r, .idle = true };
+	struct ctx c = { .s = s, .o = o, .r = r, .idle = true, .hz = r->hz };
 	struct rec buf[READ_RECS];
 	size_t n;
 
 	c.win_lo = sim_time(&c, s->first_ts);
 	c.win_hi = sim_time(&c, s->last_ts);
+	c.next_window = c.win_lo + AUTO_WINDOW_NS;
 	map_init(&c.live);
 	boot(&c);
+	c.anchor_j = jiffies_64 - dz_tick_count(); /* jiffies at boot, time 0 */
 	fast_forward(&c);
 	dynhz_host_set_irq_hook(on_irq, &c);
 	for (size_t i = 0; i < s->npre; i++)
@@ -449,6 +556,8 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 			at++;
 		}
 	}
+	retune_due(&c, c.win_hi);
+	auto_due(&c, c.win_hi);
 	advance(&c, c.win_hi);
 	if (c.idle)
 		close_idle(&c, c.win_hi);
@@ -473,8 +582,26 @@ void result_init(struct result *r, unsigned int hz, bool nohz)
 	hist_init(&r->idle);
 }
 
+const char *result_hz(const struct result *r, char *buf, size_t len)
+{
+	size_t at;
+
+	if (r->auto_busy) {
+		snprintf(buf, len, "auto:%u:%u", r->auto_busy, r->auto_idle);
+		return buf;
+	}
+	at = (size_t)snprintf(buf, len, r->retune ? "%u@0" : "%u", r->hz);
+
+	for (unsigned int i = 0; i < r->nretune && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, ">%u@%.9g", r->retune[i].hz,
+				       (double)r->retune[i].at_ns / 1e9);
+	return buf;
+}
+
 void result_free(struct result *r)
 {
+	free(r->chosen);
+	free(r->window_busy);
 	hist_free(&r->late);
 	hist_free(&r->idle);
 }

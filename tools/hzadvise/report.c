@@ -96,12 +96,26 @@ void advise(const struct options *o, const struct result *res, unsigned int n, i
 			 late_us(&res[pick], 0.99));
 }
 
+/* The HZ column's width: a --retune setting's name is longer than a number. */
+static int hz_width(const struct result *res, unsigned int n)
+{
+	char name[512];
+	int w = 6;
+
+	for (unsigned int i = 0; i < n; i++)
+		if ((int)strlen(result_hz(&res[i], name, sizeof(name))) > w)
+			w = (int)strlen(name);
+	return w;
+}
+
 static void table(FILE *f, const struct options *o, const struct source *s,
 		  struct result *const *cpu, const struct result *res, unsigned int n, int recorded)
 {
 	double span = span_s(s);
+	int w = hz_width(res, n);
+	char name[512];
 
-	fprintf(f, "%-6s %-9s %10s %9s %9s %9s %9s %8s", "HZ", "mode", "wakeups/s", "ticks/s",
+	fprintf(f, "%-*s %-9s %10s %9s %9s %9s %9s %8s", w, "HZ", "mode", "wakeups/s", "ticks/s",
 		"late p50", "p99", "max(us)", "tick%");
 	for (unsigned int k = 0; k < o->ncs; k++)
 		fprintf(f, " %6s", o->cs[k].name);
@@ -109,10 +123,10 @@ static void table(FILE *f, const struct options *o, const struct source *s,
 	for (unsigned int i = 0; i < n; i++) {
 		const struct result *r = &res[i];
 
-		fprintf(f, "%-6u %-9s %10.1f %9.1f %9.0f %9.0f %9.0f %8.4f", r->hz,
-			mode_name(r->nohz), r->wakeups / span, r->interrupts / span,
-			late_us(r, 0.5), late_us(r, 0.99), (double)r->late.max / 1e3,
-			100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu));
+		fprintf(f, "%-*s %-9s %10.1f %9.1f %9.0f %9.0f %9.0f %8.4f", w,
+			result_hz(r, name, sizeof(name)), mode_name(r->nohz), r->wakeups / span,
+			r->interrupts / span, late_us(r, 0.5), late_us(r, 0.99),
+			(double)r->late.max / 1e3, 100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu));
 		for (unsigned int k = 0; k < o->ncs; k++)
 			fprintf(f, " %5.1f%%",
 				r->idle_ns > 0 ? 100 * r->res_ns[k] / r->idle_ns : 0);
@@ -120,7 +134,7 @@ static void table(FILE *f, const struct options *o, const struct source *s,
 			(int)i == recorded ? "  <- recorded" : "");
 	}
 	fprintf(f, "\nidle intervals, by the deepest state each reaches (its target residency):\n");
-	fprintf(f, "%-6s %-9s %9s %9s", "HZ", "mode", "intervals", "none");
+	fprintf(f, "%-*s %-9s %9s %9s", w, "HZ", "mode", "intervals", "none");
 	for (unsigned int k = 0; k < o->ncs; k++) {
 		char h[32];
 
@@ -131,8 +145,9 @@ static void table(FILE *f, const struct options *o, const struct source *s,
 	for (unsigned int i = 0; i < n; i++) {
 		const struct result *r = &res[i];
 
-		fprintf(f, "%-6u %-9s %9llu %9llu", r->hz, mode_name(r->nohz),
-			(unsigned long long)r->idle.n, (unsigned long long)r->deepest[0]);
+		fprintf(f, "%-*s %-9s %9llu %9llu", w, result_hz(r, name, sizeof(name)),
+			mode_name(r->nohz), (unsigned long long)r->idle.n,
+			(unsigned long long)r->deepest[0]);
 		for (unsigned int k = 0; k < o->ncs; k++)
 			fprintf(f, " %12llu", (unsigned long long)r->deepest[k + 1]);
 		fprintf(f, "\n");
@@ -141,8 +156,8 @@ static void table(FILE *f, const struct options *o, const struct source *s,
 	for (unsigned int c = 0; c < s->ncpu; c++) {
 		fprintf(f, "  cpu%-3u %8.1f |", c, s->cpu_wakeups[c] / span);
 		for (unsigned int i = 0; i < n; i++)
-			fprintf(f, " %u%s:%.1f", res[i].hz, res[i].nohz ? "n" : "p",
-				cpu[i][c].wakeups / span);
+			fprintf(f, " %s%s:%.1f", result_hz(&res[i], name, sizeof(name)),
+				res[i].nohz ? "n" : "p", cpu[i][c].wakeups / span);
 		fprintf(f, "\n");
 	}
 }
@@ -151,6 +166,7 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 	    const struct result *res, unsigned int n, int recorded, const struct advice *a)
 {
 	double span = span_s(s);
+	char name[512];
 
 	if (!o->quiet) {
 		fprintf(f,
@@ -179,12 +195,12 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 		const struct result *r = &res[i];
 
 		fprintf(f,
-			"setting: hz=%u mode=%s wakeups_per_s=%.1f ticks_per_s=%.1f "
+			"setting: hz=%s mode=%s wakeups_per_s=%.1f ticks_per_s=%.1f "
 			"late_p50_us=%.0f "
 			"late_p99_us=%.0f late_max_us=%.0f tick_cpu_pct=%.4f energy_rel=%.4f\n",
-			r->hz, mode_name(r->nohz), r->wakeups / span, r->interrupts / span,
-			late_us(r, 0.5), late_us(r, 0.99), (double)r->late.max / 1e3,
-			100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu),
+			result_hz(r, name, sizeof(name)), mode_name(r->nohz), r->wakeups / span,
+			r->interrupts / span, late_us(r, 0.5), late_us(r, 0.99),
+			(double)r->late.max / 1e3, 100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu),
 			energy_rel(res, i, recorded));
 	}
 	if (a->pick >= 0)
@@ -197,6 +213,7 @@ int write_csv(const char *path, const struct source *s, struct result *const *cp
 {
 	FILE *f = fopen(path, "w");
 	double span = span_s(s);
+	char name[512];
 
 	if (!f) {
 		snprintf(err, errlen, "--csv %s: %s", path, strerror(errno));
@@ -210,11 +227,11 @@ int write_csv(const char *path, const struct source *s, struct result *const *cp
 			char who[16];
 
 			snprintf(who, sizeof(who), c < s->ncpu ? "%u" : "all", c);
-			fprintf(f, "%u,%s,%s,%.3f,%.3f,%.1f,%.1f,%.1f,%llu,%.6f,%.6f,%.6f,%.6f\n",
-				r->hz, mode_name(r->nohz), who, r->wakeups / span,
-				r->interrupts / span, late_us(r, 0.5), late_us(r, 0.99),
-				(double)r->late.max / 1e3, (unsigned long long)r->fired,
-				r->busy_ns / 1e9, r->idle_ns / 1e9,
+			fprintf(f, "%s,%s,%s,%.3f,%.3f,%.1f,%.1f,%.1f,%llu,%.6f,%.6f,%.6f,%.6f\n",
+				result_hz(&res[i], name, sizeof(name)), mode_name(r->nohz), who,
+				r->wakeups / span, r->interrupts / span, late_us(r, 0.5),
+				late_us(r, 0.99), (double)r->late.max / 1e3,
+				(unsigned long long)r->fired, r->busy_ns / 1e9, r->idle_ns / 1e9,
 				100 * r->tick_cpu_ns / (span * 1e9 * (c < s->ncpu ? 1 : s->ncpu)),
 				c < s->ncpu ? 0 : energy_rel(res, i, recorded));
 		}
