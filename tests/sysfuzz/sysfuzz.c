@@ -1463,6 +1463,15 @@ static void gen_special(struct call *c)
 			    w[nsec] < 1000000000)
 				w[nsec] = 0;
 		}
+		/*
+		 * A relative sleep on CLOCK_TAI follows the clock when it is set,
+		 * on Linux too (only CLOCK_REALTIME's relative timers are moved
+		 * to CLOCK_MONOTONIC): in the fork phase a sibling may set the
+		 * clock back years while a child sleeps its 2 ms, and the child
+		 * then sleeps years. The children sleep on CLOCK_MONOTONIC.
+		 */
+		if (in_child && c->a[0] == CLOCK_TAI && !(c->a[1] & 1))
+			c->a[0] = CLOCK_MONOTONIC;
 		break;
 	case T_RLIMIT: {
 		u32 *res = &c->a[c->nr == 75 ? 0 : 1], *new = &c->a[c->nr == 75 ? 1 : 2];
