@@ -473,7 +473,7 @@ enum tame {
 	T_SIGSUSPEND, /* only the calls that fail before waiting */
 	T_SIGRETURN,  /* a forged frame, on a stack of its own */
 	T_RLIMIT,     /* no new limit that would kill or starve the program */
-	T_CPUSLEEP,   /* no relative sleep on the program's own CPU clock: it never ends */
+	T_CPUSLEEP,   /* no relative sleep on its own CPU clock, nor a child's on CLOCK_TAI */
 };
 
 /* What a successful result must look like. */
