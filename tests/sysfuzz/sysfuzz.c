@@ -473,7 +473,7 @@ enum tame {
 	T_SIGSUSPEND, /* only the calls that fail before waiting */
 	T_SIGRETURN,  /* a forged frame, on a stack of its own */
 	T_RLIMIT,     /* no new limit that would kill or starve the program */
-	T_CPUSLEEP,   /* no relative sleep on the program's own CPU clock: it never ends */
+	T_CPUSLEEP,   /* no relative sleep on its own CPU clock, nor a child's on CLOCK_TAI */
 };
 
 /* What a successful result must look like. */
@@ -1463,6 +1463,15 @@ static void gen_special(struct call *c)
 			    w[nsec] < 1000000000)
 				w[nsec] = 0;
 		}
+		/*
+		 * A relative sleep on CLOCK_TAI follows the clock when it is set,
+		 * on Linux too (only CLOCK_REALTIME's relative timers are moved
+		 * to CLOCK_MONOTONIC): in the fork phase a sibling may set the
+		 * clock back years while a child sleeps its 2 ms, and the child
+		 * then sleeps years. The children sleep on CLOCK_MONOTONIC.
+		 */
+		if (in_child && c->a[0] == CLOCK_TAI && !(c->a[1] & 1))
+			c->a[0] = CLOCK_MONOTONIC;
 		break;
 	case T_RLIMIT: {
 		u32 *res = &c->a[c->nr == 75 ? 0 : 1], *new = &c->a[c->nr == 75 ? 1 : 2];
@@ -2090,9 +2099,70 @@ static const char *long_sleeps(void)
 	return NULL;
 }
 
+/*
+ * A relative sleep on CLOCK_TAI follows the clock when it is set, as on
+ * Linux (only CLOCK_REALTIME's relative timers run on the monotonic
+ * clock): a child asleep there for 50 ms is still asleep 200 ms later
+ * when the clock was set back an hour meanwhile, and wakes when it is set
+ * forward again. A fork-phase child once slept years so, another child
+ * having set the clock back years: the children's generator must make
+ * no such sleep (gen_special(), T_CPUSLEEP), which is checked first.
+ */
+static const char *tai_sleep_follows_clock(void)
+{
+	static const s32 sleep50ms[2] = { 0, 50000000 }, wait10ms[2] = { 0, 10000000 },
+			 wait200ms[2] = { 0, 200000000 };
+	const char *why = NULL;
+	u64 saved_rng = rng;
+	s32 now[2];
+	long pid, asleep, back;
+	int st = -1;
+
+	in_child = 1;
+	for (u32 i = 0; i < 4000 && !why; i++) {
+		struct call c = { .nr = i % 2 ? SYS_clock_nanosleep_time64 : SYS_clock_nanosleep };
+
+		c.s = spec_of[c.nr];
+		for (int k = 0; k < 6; k++)
+			c.a[k] = gen_arg((enum arg)c.s->arg[k]);
+		gen_special(&c);
+		if (c.a[0] == CLOCK_TAI && !(c.a[1] & 1))
+			why = "a fork-phase child would sleep relative on CLOCK_TAI";
+	}
+	in_child = 0;
+	rng = saved_rng; /* the seed's calls are the same with this case or without */
+	if (why)
+		return why;
+
+	block_async();
+	pid = SYS0(SYS_fork);
+	if (pid == 0)
+		SYS1(SYS_exit_group, SYS4(SYS_clock_nanosleep, CLOCK_TAI, 0, sleep50ms, 0) ? 1 : 0);
+	if (pid < 0) {
+		set_mask(0);
+		return "fork failed";
+	}
+	SYS2(SYS_nanosleep, wait10ms, 0); /* the child is asleep */
+	SYS2(SYS_clock_gettime, CLOCK_REALTIME, now);
+	now[0] -= 3600;
+	SYS2(SYS_clock_settime, CLOCK_REALTIME, now);
+	SYS2(SYS_nanosleep, wait200ms, 0);
+	asleep = SYS4(SYS_wait4, pid, &st, WNOHANG, 0) == 0;
+	SYS2(SYS_clock_gettime, CLOCK_REALTIME, now);
+	now[0] += 3600;
+	SYS2(SYS_clock_settime, CLOCK_REALTIME, now);
+	back = asleep ? SYS4(SYS_wait4, pid, &st, 0, 0) : pid;
+	set_mask(0);
+	if (!asleep)
+		return "a relative CLOCK_TAI sleep ended with the clock set back an hour";
+	if (back != pid || st != 0)
+		return "a relative CLOCK_TAI sleep did not end well when the clock came back";
+	return NULL;
+}
+
 /* Scenarios of several calls, each returning 0 or the failure's description. */
 static const char *(*const scenarios[])(void) = { tls_refused, tls_cleared_under_fs, long_sleeps,
-						  NULL };
+						  tai_sleep_follows_clock, NULL };
 
 static void run_regressions(void)
 {
