@@ -35,6 +35,7 @@
 #include <kernel/proc.h>
 #include <kernel/realtime.h>
 #include <kernel/sched.h>
+#include <kernel/cputimer.h>
 #include <kernel/syscall.h>
 #include <kernel/uaccess.h>
 #include <kernel/errno.h>
@@ -42,12 +43,7 @@
 #include <dynhz/hz.h>
 #include <dynhz/timekeeping.h>
 
-#define CPUCLOCK_PROF	   0
-#define CPUCLOCK_VIRT	   1
-#define CPUCLOCK_SCHED	   2
-#define CPUCLOCK_FD	   3 /* a posix clock device's file: none here */
-#define CPUCLOCK_PERTHREAD 4
-#define CLOCKS_LINUX	   12 /* ids 0..11; 10 (CLOCK_SGI_CYCLE) is gone */
+#define CLOCKS_LINUX 12 /* ids 0..11; 10 (CLOCK_SGI_CYCLE) is gone */
 
 /* ---- user time values ---- */
 
@@ -105,7 +101,7 @@ long put_timeval(u32 utv, u64 ns)
 bool posix_clock_is_cputime(s32 id)
 {
 	return id == CLOCK_PROCESS_CPUTIME_ID || id == CLOCK_THREAD_CPUTIME_ID ||
-	       (id < 0 && (id & 3) != CPUCLOCK_FD);
+	       (id < 0 && CPUCLOCK_WHICH(id) != CPUCLOCK_FD);
 }
 
 /*
@@ -123,10 +119,10 @@ static int cpu_clock_proc(s32 id, struct proc **pp, int *which)
 		*which = CPUCLOCK_SCHED;
 		return self ? 0 : -EINVAL;
 	}
-	*which = id & 3;
-	pid = ~(id >> 3);
+	*which = CPUCLOCK_WHICH(id);
+	pid = CPUCLOCK_PID(id);
 	p = pid ? proc_find(pid) : self;
-	if (!p || (pid && (id & CPUCLOCK_PERTHREAD) && p != self))
+	if (!p || (pid && CPUCLOCK_PERTHREAD(id) && p != self))
 		return -EINVAL;
 	*pp = p;
 	return 0;

@@ -30,6 +30,7 @@
 #include <kernel/sigframe.h>
 #include <kernel/proc.h>
 #include <kernel/cputimer.h>
+#include <kernel/posix-clock.h>
 #include <kernel/itimerspec.h>
 #include <kernel/syscall.h>
 #include <kernel/uaccess.h>
@@ -40,26 +41,6 @@
 #include <dynhz/port.h>
 
 #define PTIMER_MAX 128 /* in the whole system: timer_create's -EAGAIN beyond */
-
-#define CLOCK_REALTIME		 0
-#define CLOCK_MONOTONIC		 1
-#define CLOCK_PROCESS_CPUTIME_ID 2
-#define CLOCK_THREAD_CPUTIME_ID	 3
-#define CLOCK_MONOTONIC_RAW	 4
-#define CLOCK_REALTIME_COARSE	 5
-#define CLOCK_MONOTONIC_COARSE	 6
-#define CLOCK_BOOTTIME		 7
-#define CLOCK_REALTIME_ALARM	 8
-#define CLOCK_BOOTTIME_ALARM	 9
-#define CLOCK_TAI		 11
-
-/* Linux's encoding of the CPU-time clocks of a pid (negative ids). */
-#define CPUCLOCK_PID(clock)	  ((int)~((clock) >> 3))
-#define CPUCLOCK_PERTHREAD(clock) (((clock)&4) != 0)
-#define CPUCLOCK_WHICH(clock)	  ((clock)&3)
-#define CLOCKFD			  3
-
-#define TIMER_ABSTIME 1
 
 #define SIGEV_SIGNAL	0
 #define SIGEV_NONE	1
@@ -263,9 +244,9 @@ static int clock_pick(struct proc *p, s32 id, bool *cpu, int *clock)
 	if (id < 0) {
 		int pid = CPUCLOCK_PID(id);
 
-		if ((id & 7) == CLOCKFD)
+		if (CPUCLOCK_IS_FD_CLOCK(id))
 			return -EOPNOTSUPP;
-		if (CPUCLOCK_WHICH(id) == CLOCKFD)
+		if (CPUCLOCK_WHICH(id) == CPUCLOCK_FD)
 			return -EINVAL;
 		/* One thread per process; another process's clock is not offered. */
 		if (pid != 0 && pid != p->pid)

@@ -23,6 +23,18 @@
 
 #define TIMER_ABSTIME 1
 
+/*
+ * Linux's encoding of a CPU-time clock as a negative id: ~pid << 3, bit 2
+ * for a thread, the low two bits the time counted (cputimer.h's
+ * CPUCLOCK_PROF, _VIRT, _SCHED) or 3, a posix clock file (none here).
+ */
+#define CPUCLOCK_FD		 3
+#define CPUCLOCK_PERTHREAD_BIT	 4
+#define CPUCLOCK_PID(id)	 ((int)~((id) >> 3))
+#define CPUCLOCK_WHICH(id)	 ((id)&3)
+#define CPUCLOCK_PERTHREAD(id)	 (((id)&CPUCLOCK_PERTHREAD_BIT) != 0)
+#define CPUCLOCK_IS_FD_CLOCK(id) (((id)&7) == CPUCLOCK_FD)
+
 struct old_timespec32 {
 	s32 tv_sec, tv_nsec;
 };
