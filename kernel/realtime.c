@@ -8,6 +8,7 @@
  * fraction down but cost up to a second of boot.
  */
 #include <kernel/realtime.h>
+#include <kernel/timerfd.h>
 #include <asm/rtc.h>
 #include <dynhz/timekeeping.h>
 #include <dynhz/time64.h>
@@ -52,6 +53,7 @@ static long set_checked(s64 sec, s64 nsec)
 	if (!realtime_settime_valid(sec, nsec) || sec * (s64)NSEC_PER_SEC + nsec < mono)
 		return -EINVAL;
 	dz_timekeeping_set_real_ns(sec * (s64)NSEC_PER_SEC + nsec);
+	timerfd_clock_was_set();
 	return 0;
 }
 

@@ -14,9 +14,9 @@
  *
  * TFD_TIMER_CANCEL_ON_SET (absolute realtime timers): a read after the
  * clock was set fails once with ECANCELED, as Linux; poll says readable
- * then. The change is noticed when the file is read or polled (the
- * realtime offset differs from the one at timerfd_settime): a read
- * already waiting is not woken by the setting itself, only by an expiry.
+ * then. The change is seen as the realtime offset differing from the one
+ * at timerfd_settime; the setting itself wakes a read or poll already
+ * waiting (timerfd_clock_was_set(), from kernel/realtime.c).
  */
 #include "vfs-internal.h"
 #include <kernel/proc.h>
@@ -26,6 +26,7 @@
 #include <kernel/syscall.h>
 #include <kernel/uaccess.h>
 #include <kernel/wait.h>
+#include <kernel/timerfd.h>
 #include <kernel/errno.h>
 #include <dynhz/hrtimer.h>
 #include <dynhz/timekeeping.h>
@@ -182,6 +183,17 @@ void timerfd_release(const struct vnode *v)
 	hrtimer_cancel(&ctx->t);
 	ctx->used = false;
 	dz_irq_restore(irq);
+}
+
+void timerfd_clock_was_set(void)
+{
+	for (int i = 0; i < NR_TIMERFDS; i++) {
+		struct timerfd *ctx = &tfds[i];
+
+		if (ctx->used && ctx->might_cancel &&
+		    ctx->real_offset != dz_timekeeping_real_offset_ns())
+			wake_up(&ctx->wq);
+	}
 }
 
 /* ---- the system calls ---- */

@@ -720,6 +720,45 @@ static void test_clock_set(void)
 	close(fd);
 }
 
+/*
+ * A read already waiting on a TFD_TIMER_CANCEL_ON_SET timerfd fails with
+ * ECANCELED when the clock is set (a child sets it 200 ms in), as on
+ * Linux: not 10 s later at the timer's own expiry.
+ */
+static void test_clock_set_wakes_read(void)
+{
+	const long long after = 200 * NSEC_PER_MSEC;
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	struct timespec now;
+	long long m0, took;
+	uint64_t n;
+	int fd = timerfd_create(CLOCK_REALTIME, 0), status = -1;
+	long ret;
+	pid_t pid;
+
+	its.it_value = ns_ts(clock_ns(CLOCK_REALTIME) + 10 * NSEC_PER_SEC);
+	timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &its, NULL);
+	m0 = mono();
+	pid = fork();
+	if (pid == 0) {
+		struct timespec d = ns_ts(after);
+
+		nanosleep(&d, NULL);
+		now = ns_ts(clock_ns(CLOCK_REALTIME) + NSEC_PER_SEC);
+		_exit(clock_settime(CLOCK_REALTIME, &now) ? 1 : 0);
+	}
+	ret = read(fd, &n, sizeof(n)) < 0 ? errno : 0;
+	took = mono() - m0;
+	waitpid(pid, &status, 0);
+	now = ns_ts(clock_ns(CLOCK_REALTIME) - NSEC_PER_SEC);
+	clock_settime(CLOCK_REALTIME, &now);
+	result(pid > 0 && status == 0 && ret == ECANCELED && took >= after &&
+		       took <= after + 50 * NSEC_PER_MSEC,
+	       "clock-set-wakes-read", "read %s after %lld ns (the clock set at %lld), child %#x",
+	       strerror((int)ret), took, after, status);
+	close(fd);
+}
+
 /* ---- errors and ownership ---- */
 
 static void test_errors(void)
@@ -836,6 +875,7 @@ static int run_tests(const char *self)
 	test_timerfd();
 	test_timerfd_errors();
 	test_clock_set();
+	test_clock_set_wakes_read();
 	test_ids(self);
 	out("done failures=%d", failures);
 	return failures > 100 ? 100 : failures;
