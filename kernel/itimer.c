@@ -4,14 +4,11 @@
  * CLOCK_MONOTONIC time; ITIMER_VIRTUAL (SIGVTALRM after user CPU time) and
  * ITIMER_PROF (SIGPROF after user + system time), on kernel/cputimer.c.
  *
- * The timer is a jiffies timer: the expiry is kept in nanoseconds and the
- * wheel timer asks for the first tick that can be at or after it
- * (nsecs_to_jiffies rounds up). A tick count from now is short by the part
- * of the current tick already gone, so the callback checks the clock and,
- * if early, waits for the next tick: SIGALRM comes at the first tick at or
- * after the asked time, never before. An interval re-arms from the
- * expiry, not from when the tick came, so a periodic timer does not drift;
- * periods missed while late are skipped, as Linux's hrtimer_forward does.
+ * ITIMER_REAL is an hrtimer on CLOCK_MONOTONIC with no slack, as Linux's
+ * it_real_fn timer: SIGALRM at the asked time, not at a tick, whatever
+ * HZ (and a change of HZ leaves it alone). An interval re-arms from the
+ * expiry, not from when the interrupt came, so a periodic timer does not
+ * drift; periods missed while late are skipped, as hrtimer_forward does.
  */
 #include <kernel/signal.h>
 #include <kernel/proc.h>
@@ -19,8 +16,7 @@
 #include <kernel/uaccess.h>
 #include <kernel/errno.h>
 #include <kernel/cputimer.h>
-#include <dynhz/timer.h>
-#include <dynhz/jiffies.h>
+#include <dynhz/hrtimer.h>
 #include <dynhz/timekeeping.h>
 #include <dynhz/port.h>
 
@@ -34,36 +30,29 @@ struct user_itimerval {
 	s32 value_sec, value_usec;
 };
 
-/* Interrupts off: arm the wheel timer for the first tick that may be at or after expires. */
-static void arm(struct proc_timers *t, u64 now)
+/* Interrupts off: the hrtimer for the expiry held (CLOCK_MONOTONIC ns). */
+static void arm(struct proc_timers *t)
 {
-	u64 left = t->real_expires_ns > now ? t->real_expires_ns - now : 0;
-	unsigned long j = nsecs_to_jiffies(left);
-
-	/* A tick at least: the expiry is not reached yet, or the caller would have fired it. */
-	mod_timer(&t->real, jiffies + (j ? j : 1));
+	hrtimer_start(&t->real, (ktime_t)t->real_expires_ns, HRTIMER_MODE_ABS);
 }
 
-static void real_timer_fn(struct timer_list *tl)
+static enum hrtimer_restart real_timer_fn(struct hrtimer *ht)
 {
-	struct proc *p = dz_container_of(tl, struct proc, timers.real);
+	struct proc *p = dz_container_of(ht, struct proc, timers.real);
 	struct proc_timers *t = &p->timers;
 	u64 now = ktime_get_ns();
 
 	if (!t->real_expires_ns)
-		return;
-	if (now < t->real_expires_ns) {
-		arm(t, now); /* early: this tick began before the asked time */
-		return;
-	}
+		return HRTIMER_NORESTART;
 	signal_send(p, SIGALRM);
 	if (!t->real_interval_ns) {
 		t->real_expires_ns = 0;
-		return;
+		return HRTIMER_NORESTART;
 	}
 	t->real_expires_ns +=
 		((now - t->real_expires_ns) / t->real_interval_ns + 1) * t->real_interval_ns;
-	arm(t, now);
+	hrtimer_set_expires(ht, (ktime_t)t->real_expires_ns);
+	return HRTIMER_RESTART;
 }
 
 /*
@@ -85,9 +74,9 @@ void itimer_proc_init(struct proc *p)
 {
 	struct proc_timers *t = &p->timers;
 
-	if (timer_pending(&t->real))
-		del_timer(&t->real);
-	dz_timer_init(&t->real, real_timer_fn, 0);
+	if (hrtimer_active(&t->real))
+		hrtimer_cancel(&t->real);
+	hrtimer_setup(&t->real, real_timer_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	t->real_expires_ns = 0;
 	t->real_interval_ns = 0;
 	cpu_timer_proc_init(p);
@@ -101,7 +90,7 @@ void itimer_proc_exit(struct proc *p)
 {
 	unsigned long flags = dz_irq_save();
 
-	del_timer(&p->timers.real);
+	hrtimer_cancel(&p->timers.real);
 	p->timers.real_expires_ns = 0;
 	cpu_timer_cancel(&p->timers.cpu[0]);
 	cpu_timer_cancel(&p->timers.cpu[1]);
@@ -129,11 +118,11 @@ static void real_swap(struct proc *p, u64 value, u64 interval, u64 *old_value, u
 
 	*old_value = remaining_ns(t, now);
 	*old_interval = t->real_interval_ns;
-	del_timer(&t->real);
+	hrtimer_cancel(&t->real);
 	t->real_interval_ns = value ? interval : 0;
 	t->real_expires_ns = value ? now + value : 0;
 	if (value)
-		arm(t, now);
+		arm(t);
 }
 
 static void set_real(struct proc *p, u64 value, u64 interval, u64 *old_value, u64 *old_interval)

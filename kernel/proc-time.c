@@ -226,11 +226,6 @@ static void put_owner(struct text *t, const struct owners *o, const struct pendi
 		put(t, "the console's receiver poll (serial_poll=)");
 		return;
 	}
-	for (unsigned int i = 0; i < o->nprocs; i++)
-		if (pt->addr == &o->procs[i]->timers.real) {
-			put(t, "ITIMER_REAL of pid %d (%s)", o->procs[i]->pid, o->procs[i]->comm);
-			return;
-		}
 	th = stack_owner(o, pt->addr);
 	if (th)
 		put(t, "a timeout of thread %d (%s), %s", th->id, th->name,

@@ -383,6 +383,64 @@ static void test_periodic(void)
 		result(1, "periodic", "20 expiries of 10 ms, max late %lld ns", l.max);
 }
 
+/*
+ * ITIMER_REAL (setitimer, alarm) on the same high-resolution layer, as
+ * Linux's: one-shots of 1 us to 50 ms, then 20 periods of 10 ms, each
+ * SIGALRM judged as a POSIX timer's (relative: armed after m0, so m0 plus
+ * the length is a lower bound of its expiry). At tick resolution a 1 us
+ * one-shot would come up to two ticks late (83 ms at hz=24).
+ */
+static void itimer_real_set(long long value, long long interval)
+{
+	struct itimerval it = { { interval / NSEC_PER_SEC, interval % NSEC_PER_SEC / 1000 },
+				{ value / NSEC_PER_SEC, value % NSEC_PER_SEC / 1000 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void test_itimer_real(void)
+{
+	static const long long lengths[] = { 1000, 100000, 1000000, 10000000, 50000000 };
+	const long long iv = 10 * NSEC_PER_MSEC;
+	struct lat l = { 0, 0, 0, 0 };
+	int bad = failures;
+
+	catch (SIGALRM);
+	for (int rep = 0; rep < 3; rep++) {
+		for (unsigned int i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+			unsigned long long t0 = rdtsc();
+			long long d = lengths[i], m0 = mono();
+
+			got = 0;
+			itimer_real_set(d, 0);
+			if (!wait_for(1, m0 + d + NSEC_PER_SEC)) {
+				result(0, "itimer-real", "no SIGALRM for %lld ns", d);
+				return;
+			}
+			judge("itimer-real", m0 + d, t0, d, &l);
+		}
+	}
+	unsigned long long t0 = rdtsc();
+	long long m0 = mono();
+
+	got = 0;
+	itimer_real_set(iv, iv);
+	for (int k = 0; k < 20; k++) {
+		if (!wait_for(k + 1, m0 + (k + 1) * iv + NSEC_PER_SEC)) {
+			result(0, "itimer-real", "period %d did not come", k);
+			break;
+		}
+		judge("itimer-real", m0 + (k + 1) * iv, t0, (k + 1) * iv, &l);
+	}
+	itimer_real_set(0, 0);
+	signal(SIGALRM, SIG_DFL);
+	out("latency itimer-real n=%d min=%lld mean=%lld max=%lld ns", l.n, l.min, l.sum / l.n,
+	    l.max);
+	if (failures == bad)
+		result(1, "itimer-real", "15 one-shots and 20 periods of 10 ms, max late %lld ns",
+		       l.max);
+}
+
 /* The signal blocked across N more periods: one signal, N overruns, then none. */
 static void test_overrun(void)
 {
@@ -862,6 +920,7 @@ static int run_tests(const char *self)
 	test_oneshot(CLOCK_REALTIME, 0);
 	test_oneshot(CLOCK_BOOTTIME, 1);
 	test_periodic();
+	test_itimer_real();
 	test_overrun();
 	test_sigev_none();
 	test_null_sigevent();

@@ -10,7 +10,7 @@
 #define KERNEL_SIGNAL_H
 
 #include <dynhz/types.h>
-#include <dynhz/timer.h>
+#include <dynhz/hrtimer.h>
 #include <kernel/cputimer.h>
 
 #define NSIG	  64
@@ -94,11 +94,11 @@ struct sigstate {
 };
 
 /*
- * ITIMER_REAL (and alarm): a kernel timer on the jiffies wheel;
+ * ITIMER_REAL (and alarm): an hrtimer on CLOCK_MONOTONIC;
  * ITIMER_VIRTUAL and ITIMER_PROF: timers on the process's CPU time.
  */
 struct proc_timers {
-	struct timer_list real;
+	struct hrtimer real;
 	u64 real_expires_ns;	 /* CLOCK_MONOTONIC when it fires; 0: off */
 	u64 real_interval_ns;	 /* 0: one-shot */
 	struct cpu_timer cpu[2]; /* ITIMER_VIRTUAL, ITIMER_PROF */
