@@ -8,7 +8,7 @@
  * it_real_fn timer: SIGALRM at the asked time, not at a tick, whatever
  * HZ (and a change of HZ leaves it alone). An interval re-arms from the
  * expiry, not from when the interrupt came, so a periodic timer does not
- * drift; periods missed while late are skipped, as hrtimer_forward does.
+ * drift, when the signal is taken, as Linux's; periods missed are skipped.
  */
 #include <kernel/signal.h>
 #include <kernel/proc.h>
@@ -36,23 +36,37 @@ static void arm(struct proc_timers *t)
 	hrtimer_start(&t->real, (ktime_t)t->real_expires_ns, HRTIMER_MODE_ABS);
 }
 
+/*
+ * SIGALRM; a periodic timer is re-armed when the signal is taken
+ * (itimer_real_signal_taken()), as Linux's dequeue_signal() does, so a
+ * 1 us interval gives one expiry per signal taken, not an interrupt
+ * storm. Until then getitimer() says 1 us left, as Linux.
+ */
 static enum hrtimer_restart real_timer_fn(struct hrtimer *ht)
 {
 	struct proc *p = dz_container_of(ht, struct proc, timers.real);
 	struct proc_timers *t = &p->timers;
-	u64 now = ktime_get_ns();
 
 	if (!t->real_expires_ns)
 		return HRTIMER_NORESTART;
-	signal_send(p, SIGALRM);
-	if (!t->real_interval_ns) {
+	if (!t->real_interval_ns)
 		t->real_expires_ns = 0;
-		return HRTIMER_NORESTART;
-	}
+	signal_send(p, SIGALRM);
+	return HRTIMER_NORESTART;
+}
+
+void itimer_real_signal_taken(struct proc *p)
+{
+	struct proc_timers *t = &p->timers;
+	u64 now = ktime_get_ns();
+
+	if (!t->real_interval_ns || !t->real_expires_ns || hrtimer_is_queued(&t->real) ||
+	    t->real_expires_ns > now)
+		return;
+	/* From the expiry, not from now: no drift; the periods missed are skipped. */
 	t->real_expires_ns +=
 		((now - t->real_expires_ns) / t->real_interval_ns + 1) * t->real_interval_ns;
-	hrtimer_set_expires(ht, (ktime_t)t->real_expires_ns);
-	return HRTIMER_RESTART;
+	arm(t);
 }
 
 /*

@@ -496,6 +496,8 @@ static int take_signal(struct proc *p)
 	}
 	if (gone || sig)
 		ptimer_signals_taken(p, gone, sig);
+	if ((gone | (sig ? SIG_BIT(sig) : 0)) & SIG_BIT(SIGALRM))
+		itimer_real_signal_taken(p);
 	return sig;
 }
 

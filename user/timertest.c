@@ -441,6 +441,64 @@ static void test_itimer_real(void)
 		       l.max);
 }
 
+/*
+ * A periodic ITIMER_REAL goes on when its SIGALRM is taken, as Linux's:
+ * blocked for 20 ms at a 1 ms period, it says 1 us left (expired, not
+ * re-armed), gives one signal when unblocked, then the next period. And
+ * a 1 us period is one expiry per signal taken, not an interrupt storm:
+ * blocked, it leaves the program its time (clock reads in 50 ms).
+ */
+static long long spin(long long ns)
+{
+	long long end = mono() + ns, n = 0;
+
+	while (mono() < end)
+		n++;
+	return n;
+}
+
+static void test_itimer_real_taken(void)
+{
+	struct timespec d = ns_ts(20 * NSEC_PER_MSEC);
+	struct itimerval left;
+	sigset_t alrm;
+	long long m0, base, loops;
+	int at_unblock;
+
+	catch (SIGALRM);
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, NULL);
+	got = 0;
+	itimer_real_set(NSEC_PER_MSEC, NSEC_PER_MSEC);
+	nanosleep(&d, NULL);
+	getitimer(ITIMER_REAL, &left);
+	sigprocmask(SIG_UNBLOCK, &alrm, NULL);
+	at_unblock = got;
+	m0 = mono();
+	wait_for(2, m0 + NSEC_PER_SEC);
+	result(left.it_value.tv_sec == 0 && left.it_value.tv_usec == 1 && at_unblock == 1 &&
+		       got >= 2 && got_mono - m0 <= NSEC_PER_MSEC + late_max_ns,
+	       "itimer-real-blocked",
+	       "1 ms period blocked 20 ms: %ld.%06ld s left, %d signal at unblock, the next %lld "
+	       "ns after",
+	       (long)left.it_value.tv_sec, (long)left.it_value.tv_usec, at_unblock, got_mono - m0);
+	itimer_real_set(0, 0);
+	/* A 1 us period with SIGALRM blocked: one expiry, then nothing until it is taken. */
+	base = spin(50 * NSEC_PER_MSEC);
+	block(SIGALRM, SIG_BLOCK);
+	got = 0;
+	itimer_real_set(1000, 1000);
+	loops = spin(50 * NSEC_PER_MSEC);
+	itimer_real_set(0, 0);
+	block(SIGALRM, SIG_UNBLOCK);
+	signal(SIGALRM, SIG_DFL);
+	result(loops >= base / 2 && got == 1, "itimer-real-1us",
+	       "a 1 us period, blocked, for 50 ms: %lld clock reads (%lld without it), %d signal "
+	       "when unblocked",
+	       loops, base, got);
+}
+
 /* The signal blocked across N more periods: one signal, N overruns, then none. */
 static void test_overrun(void)
 {
@@ -921,6 +979,7 @@ static int run_tests(const char *self)
 	test_oneshot(CLOCK_BOOTTIME, 1);
 	test_periodic();
 	test_itimer_real();
+	test_itimer_real_taken();
 	test_overrun();
 	test_sigev_none();
 	test_null_sigevent();

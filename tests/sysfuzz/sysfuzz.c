@@ -474,6 +474,7 @@ enum tame {
 	T_SIGRETURN,  /* a forged frame, on a stack of its own */
 	T_RLIMIT,     /* no new limit that would kill or starve the program */
 	T_CPUSLEEP,   /* no relative sleep on its own CPU clock, nor a child's on CLOCK_TAI */
+	T_ITIMER,     /* no ITIMER_REAL period under 1 ms */
 };
 
 /* What a successful result must look like. */
@@ -575,7 +576,7 @@ static const struct spec specs[] = {
 	CALL(79, settimeofday, A(INN, INN), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
 	CALL(85, readlink, A(PATH, BUF, LEN), T_NONE, R_LEN, 2, E(E_PATH, EINVAL)),
 	CALL(91, munmap, A(X, X), T_MEM, R_ZERO, 0, E(EINVAL, ENOMEM)),
-	CALL(104, setitimer, A(INT, INN, OUTN), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
+	CALL(104, setitimer, A(INT, INN, OUTN), T_ITIMER, R_ZERO, 0, E(EFAULT, EINVAL)),
 	CALL(105, getitimer, A(INT, OUT), T_NONE, R_ZERO, 0, E(EFAULT, EINVAL)),
 	CALL(114, wait4, A(PID, OUTN, FLAGS, OUTN), T_NONE, R_ANY, 0,
 	     E(ECHILD, EINTR, EINVAL, EFAULT, ESRCH)),
@@ -785,6 +786,22 @@ static u32 ptr_straddle(int write)
 		return HOLE3 - back; /* read-only, then a hole */
 	}
 }
+
+/* Is [p, p + len) in the pages the layout maps readable (not a guard or a hole)? */
+static int readable(u32 p, u32 len)
+{
+	static const u32 maps[][2] = {
+		{ ARENA, GUARD1 }, { ARENA2, HOLE2 }, { INP, HOLE3 }, { SCRATCH, HOLE4 }
+	};
+
+	for (u32 i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		if (p >= maps[i][0] && p <= maps[i][1] - len)
+			return 1;
+	return 0;
+}
+
+/* setitimer's request, copied when its period is too short (T_ITIMER). */
+static u32 itimer_copy[4];
 
 static u32 ptr_out(void)
 {
@@ -1472,6 +1489,23 @@ static void gen_special(struct call *c)
 		 */
 		if (in_child && c->a[0] == CLOCK_TAI && !(c->a[1] & 1))
 			c->a[0] = CLOCK_MONOTONIC;
+		break;
+	case T_ITIMER:
+		/*
+		 * An ITIMER_REAL period shorter than a signal's delivery starves
+		 * the program, on Linux too: SIGALRM is due again when its
+		 * handler returns, so the handler runs for ever. Such a request
+		 * goes as a copy with a 1 ms period.
+		 */
+		if (c->a[0] == 0 && readable(c->a[1], 16)) {
+			const u32 *w = (const u32 *)(uintptr_t)c->a[1];
+
+			if (w[0] == 0 && w[1] > 0 && w[1] < 1000) {
+				memcpy(itimer_copy, w, sizeof(itimer_copy));
+				itimer_copy[1] = 1000;
+				c->a[1] = (u32)(uintptr_t)itimer_copy;
+			}
+		}
 		break;
 	case T_RLIMIT: {
 		u32 *res = &c->a[c->nr == 75 ? 0 : 1], *new = &c->a[c->nr == 75 ? 1 : 2];

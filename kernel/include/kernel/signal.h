@@ -128,6 +128,8 @@ void ptimer_signals_taken(struct proc *p, u64 gone, int sig);
 /* The process's interval timers (kernel/itimer.c): set up, and stopped for good. */
 void itimer_proc_init(struct proc *p);
 void itimer_proc_exit(struct proc *p);
+/* SIGALRM left the pending set (taken or discarded), interrupts off: a periodic ITIMER_REAL goes on. */
+void itimer_real_signal_taken(struct proc *p);
 
 /* Makes sig pending for p and wakes it if it sleeps interruptibly. Any context. */
 void signal_send(struct proc *p, int sig);
