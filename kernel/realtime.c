@@ -52,6 +52,7 @@ static long set_checked(s64 sec, s64 nsec)
 	if (!realtime_settime_valid(sec, nsec) || sec * (s64)NSEC_PER_SEC + nsec < mono)
 		return -EINVAL;
 	dz_timekeeping_set_real_ns(sec * (s64)NSEC_PER_SEC + nsec);
+	ntp_clock_was_set();
 	return 0;
 }
 
