@@ -20,8 +20,18 @@
  * adjtime() modes ADJ_OFFSET_SINGLESHOT / ADJ_OFFSET_SS_READ (the offset
  * kept and read back). Not done: slewing. The offset, the frequency and
  * the tick are stored and reported but CLOCK_REALTIME and CLOCK_MONOTONIC
- * keep the clocksource's rate (CLOCK_MONOTONIC_RAW is the same clock), and
- * leap seconds (STA_INS, STA_DEL) are never inserted.
+ * keep the clocksource's rate (CLOCK_MONOTONIC_RAW is the same clock).
+ *
+ * Leap seconds as Linux's second_overflow(): its state machine runs at
+ * every realtime second boundary (an hrtimer, only while STA_INS, STA_DEL
+ * or a state other than TIME_OK asks for it). STA_INS makes it TIME_INS
+ * and schedules the leap for the next UTC midnight, STA_DEL TIME_DEL for
+ * the next 23:59:59; the core steps realtime at that exact instant
+ * (dz_timekeeping_set_leap(), with an hrtimer there so that it runs),
+ * before any realtime timer due then, and moves the TAI offset with it.
+ * Then TIME_OOP for the repeated second (insertion), TIME_WAIT until both
+ * bits are cleared, TIME_OK. Setting the clock forgets a pending leap, as
+ * Linux's ntp_clear() does (the state stays until the bit is cleared).
  */
 #include <kernel/posix-clock.h>
 #include <kernel/realtime.h>
@@ -32,6 +42,7 @@
 #include <dynhz/hz.h>
 #include <dynhz/port.h>
 #include <dynhz/timekeeping.h>
+#include <dynhz/hrtimer.h>
 
 #define ADJ_OFFSET	      0x0001
 #define ADJ_FREQUENCY	      0x0002
@@ -51,6 +62,8 @@
 #define STA_PLL	      0x0001
 #define STA_PPSFREQ   0x0002
 #define STA_PPSTIME   0x0004
+#define STA_INS	      0x0010
+#define STA_DEL	      0x0020
 #define STA_UNSYNC    0x0040
 #define STA_PPSSIGNAL 0x0100
 #define STA_PPSJITTER 0x0200
@@ -65,7 +78,14 @@
 	 STA_MODE | STA_CLK)
 
 #define TIME_OK	   0
+#define TIME_INS   1
+#define TIME_DEL   2
+#define TIME_OOP   3
+#define TIME_WAIT  4
 #define TIME_ERROR 5
+
+#define SECS_PER_DAY 86400
+#define NO_LEAP	     S64_MAX
 
 #define NTP_PHASE_LIMIT	   16000000LL	 /* us: MAXPHASE (0.5 s) << 5 */
 #define MAXERROR_GROWTH_US 500		 /* a second: MAXFREQ (500 ppm) */
@@ -118,15 +138,43 @@ _Static_assert(sizeof(struct kernel_timex) == 208, "struct __kernel_timex is 208
 static struct {
 	bool ready;
 	s32 status;
-	s64 maxerror;	     /* us, when set ... */
-	u64 maxerror_set_ns; /* ... at this CLOCK_MONOTONIC time */
-	s64 esterror;	     /* us */
-	s64 constant;	     /* 0..MAXTC */
-	s64 offset_ns;	     /* the PLL's offset (STA_PLL), ns */
-	s64 freq;	     /* ppm << 16 */
-	s64 tick_usec;	     /* us a USER_HZ tick */
-	s64 adjtime_offset;  /* adjtime()'s offset, us */
+	s64 maxerror;		     /* us, when set ... */
+	u64 maxerror_set_ns;	     /* ... at this CLOCK_MONOTONIC time */
+	s64 esterror;		     /* us */
+	s64 constant;		     /* 0..MAXTC */
+	s64 offset_ns;		     /* the PLL's offset (STA_PLL), ns */
+	s64 freq;		     /* ppm << 16 */
+	s64 tick_usec;		     /* us a USER_HZ tick */
+	s64 adjtime_offset;	     /* adjtime()'s offset, us */
+	int state;		     /* TIME_OK .. TIME_WAIT */
+	s64 next_leap_sec;	     /* realtime second of the leap, or NO_LEAP */
+	struct hrtimer second_timer; /* CLOCK_REALTIME: each second boundary */
+	struct hrtimer leap_timer;   /* CLOCK_MONOTONIC: at the leap */
 } ntp;
+
+/* The core's leap off, the second kept. */
+static void hold_leap(void)
+{
+	dz_timekeeping_set_leap(KTIME_MAX, 0);
+	hrtimer_try_to_cancel(&ntp.leap_timer);
+}
+
+/* No leap scheduled; the state is left as it is (Linux's ntp_clear()). */
+static void leap_cancel(void)
+{
+	ntp.next_leap_sec = NO_LEAP;
+	hold_leap();
+}
+
+/* The leap at realtime second sec, realtime stepping by step seconds then. */
+static void leap_schedule(s64 sec, int step)
+{
+	s64 mono = sec * (s64)NSEC_PER_SEC - dz_timekeeping_real_offset_ns();
+
+	ntp.next_leap_sec = sec;
+	dz_timekeeping_set_leap(mono, step);
+	hrtimer_start(&ntp.leap_timer, mono, HRTIMER_MODE_ABS);
+}
 
 static void ntp_clear(void)
 {
@@ -137,6 +185,106 @@ static void ntp_clear(void)
 	ntp.offset_ns = 0;
 }
 
+/* The state machine needs the second boundaries. */
+static bool leap_pending(void)
+{
+	return (ntp.status & (STA_INS | STA_DEL)) || ntp.state != TIME_OK;
+}
+
+/* Linux's second_overflow(), leap part, at the boundary that began second secs. */
+static void second_overflow(s64 secs)
+{
+	switch (ntp.state) {
+	case TIME_OK:
+		if (ntp.status & STA_INS) {
+			ntp.state = TIME_INS;
+			leap_schedule(secs + SECS_PER_DAY - secs % SECS_PER_DAY, -1);
+		} else if (ntp.status & STA_DEL) {
+			ntp.state = TIME_DEL; /* the second before midnight goes */
+			leap_schedule(secs + SECS_PER_DAY - (secs + 1) % SECS_PER_DAY, 1);
+		}
+		break;
+	case TIME_INS:
+	case TIME_DEL:
+		/* The leap itself is leap_fn's; only a cancel here. */
+		if (!(ntp.status & (ntp.state == TIME_INS ? STA_INS : STA_DEL))) {
+			leap_cancel();
+			ntp.state = TIME_OK;
+		}
+		break;
+	case TIME_OOP:
+		ntp.next_leap_sec = NO_LEAP;
+		ntp.state = TIME_WAIT;
+		break;
+	case TIME_WAIT:
+		if (!(ntp.status & (STA_INS | STA_DEL)))
+			ntp.state = TIME_OK;
+		break;
+	}
+}
+
+static ktime_t next_second(void)
+{
+	s64 real = ktime_get_real();
+
+	return (real / (s64)NSEC_PER_SEC + 1) * (s64)NSEC_PER_SEC;
+}
+
+static enum hrtimer_restart second_fn(struct hrtimer *t)
+{
+	second_overflow(ktime_get_real() / (s64)NSEC_PER_SEC);
+	if (!leap_pending())
+		return HRTIMER_NORESTART;
+	hrtimer_set_expires(t, next_second());
+	return HRTIMER_RESTART;
+}
+
+/* The core stepped realtime just before this ran (the same instant). */
+static enum hrtimer_restart leap_fn(struct hrtimer *t)
+{
+	(void)t;
+	if (ntp.state == TIME_INS) {
+		ntp.state = TIME_OOP; /* 23:59:59 again; its end is TIME_WAIT */
+	} else if (ntp.state == TIME_DEL) {
+		ntp.state = TIME_WAIT;
+		ntp.next_leap_sec = NO_LEAP;
+	}
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * After ADJ_STATUS: the state machine runs from the next second boundary.
+ * A leap whose bit was cleared is held back at once (Linux checks the bit
+ * at the leap's own boundary: this one may be that one), and goes ahead
+ * again if the bit comes back before it; the state changes at a boundary.
+ */
+static void leap_kick(void)
+{
+	bool ins = ntp.state == TIME_INS, del = ntp.state == TIME_DEL;
+
+	if ((ins || del) && ntp.next_leap_sec != NO_LEAP) {
+		if (ntp.status & (ins ? STA_INS : STA_DEL))
+			leap_schedule(ntp.next_leap_sec, ins ? -1 : 1);
+		else
+			hold_leap();
+	}
+	if (leap_pending() && !hrtimer_active(&ntp.second_timer))
+		hrtimer_start(&ntp.second_timer, next_second(), HRTIMER_MODE_ABS);
+}
+
+void ntp_clock_was_set(void)
+{
+	if (!ntp.ready)
+		return;
+	ntp.status |= STA_UNSYNC;
+	ntp.maxerror = NTP_PHASE_LIMIT;
+	ntp.maxerror_set_ns = ktime_get_ns();
+	ntp.esterror = NTP_PHASE_LIMIT;
+	ntp.offset_ns = 0;
+	ntp.adjtime_offset = 0;
+	leap_cancel();
+}
+
 static void ntp_init_once(void)
 {
 	if (ntp.ready)
@@ -144,6 +292,10 @@ static void ntp_init_once(void)
 	ntp_clear();
 	ntp.constant = 2;
 	ntp.tick_usec = USER_TICK_USEC;
+	ntp.state = TIME_OK;
+	ntp.next_leap_sec = NO_LEAP;
+	hrtimer_setup(&ntp.second_timer, second_fn, DZ_CLOCK_REALTIME, HRTIMER_MODE_ABS);
+	hrtimer_setup(&ntp.leap_timer, leap_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	ntp.ready = true;
 }
 
@@ -198,9 +350,12 @@ static s64 clamp64(s64 v, s64 lo, s64 hi)
 
 static void adj_status(s32 status)
 {
-	if ((ntp.status & STA_PLL) && !(status & STA_PLL))
-		ntp.status =
-			STA_UNSYNC; /* the PLL off: as Linux, before the bits given replace it */
+	if ((ntp.status & STA_PLL) && !(status & STA_PLL)) {
+		/* The PLL off: as Linux, reset before the bits given replace it. */
+		ntp.status = STA_UNSYNC;
+		ntp.state = TIME_OK;
+		leap_cancel();
+	}
 	ntp.status = (ntp.status & STA_RONLY) | (status & ~STA_RONLY);
 }
 
@@ -216,8 +371,10 @@ static void adj_offset(s64 offset)
 
 static void apply_modes(const struct ktimex *tx)
 {
-	if (tx->modes & ADJ_STATUS)
+	if (tx->modes & ADJ_STATUS) {
 		adj_status(tx->status);
+		leap_kick();
+	}
 	if (tx->modes & ADJ_NANO)
 		ntp.status |= STA_NANO;
 	if (tx->modes & ADJ_MICRO)
@@ -282,10 +439,22 @@ static void fill(struct ktimex *tx)
 		tx->time_usec /= 1000;
 }
 
-/* Linux's do_adjtimex(): the state (TIME_OK or TIME_ERROR) or -errno; *tx is filled. */
+/*
+ * The state to return: the repeated second over but its boundary's
+ * hrtimer not run yet is TIME_WAIT already (as Linux's __do_adjtimex()).
+ */
+static int leap_state(s64 real_sec)
+{
+	if (ntp.state == TIME_OOP && real_sec >= ntp.next_leap_sec)
+		return TIME_WAIT;
+	return ntp.state;
+}
+
+/* Linux's do_adjtimex(): the state (TIME_OK .. TIME_ERROR) or -errno; *tx is filled. */
 static long do_adjtimex(struct ktimex *tx)
 {
 	unsigned long flags;
+	int state;
 	long err = validate(tx);
 	s64 nsec;
 
@@ -311,8 +480,9 @@ static long do_adjtimex(struct ktimex *tx)
 			apply_modes(tx);
 		fill(tx);
 	}
+	state = leap_state(tx->time_sec);
 	dz_irq_restore(flags);
-	return is_error_status(tx->status) ? TIME_ERROR : TIME_OK;
+	return is_error_status(tx->status) ? TIME_ERROR : state;
 }
 
 /* clock_adjtime: CLOCK_REALTIME only; a clock Linux has but cannot adjust -EOPNOTSUPP. */

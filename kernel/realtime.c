@@ -54,6 +54,7 @@ static long set_checked(s64 sec, s64 nsec)
 		return -EINVAL;
 	dz_timekeeping_set_real_ns(sec * (s64)NSEC_PER_SEC + nsec);
 	timerfd_clock_was_set();
+	ntp_clock_was_set();
 	return 0;
 }
 

@@ -673,6 +673,9 @@ void dz_hrtimer_run(s64 now)
 {
 	struct hrtimer *t;
 
+	/* A leap second due: the realtime timers of this instant see it (re-keyed). */
+	if (unlikely(now >= dz_timekeeping_leap_at))
+		dz_timekeeping_leap();
 	/*
 	 * The wheel moves into the tree a unit at a time, as the tree empties:
 	 * the tree stays small even when thousands of timers are due at once.

@@ -21,6 +21,13 @@ static inline ktime_t dz_timekeeping_base_now(unsigned int base)
 }
 
 /*
+ * The pending leap second's monotonic time (KTIME_MAX: none), checked by
+ * the hrtimer queue; dz_timekeeping_leap() applies it (interrupts off).
+ */
+extern s64 dz_timekeeping_leap_at;
+void dz_timekeeping_leap(void);
+
+/*
  * Starts the epoch: tick 0, time 0 at the clocksource's reading epoch
  * (dz_timekeeping_read(), taken just before the tick device started),
  * keeping any registered clocksource.

@@ -42,7 +42,9 @@ static struct {
 unsigned long dz_timekeeping_countdown; /* ticks to the next fold */
 
 s64 dz_timekeeping_offs[DZ_HRTIMER_MAX_CLOCK_BASES];
-static s64 real_off, tai_off; /* realtime - monotonic; TAI - realtime */
+static s64 real_off, tai_off;		/* realtime - monotonic; TAI - realtime */
+s64 dz_timekeeping_leap_at = KTIME_MAX; /* monotonic ns of the pending leap second */
+static s64 leap_step;			/* what it adds to realtime: -1 s or +1 s */
 
 static u64 ticks_to_ns(u64 ticks)
 {
@@ -155,6 +157,28 @@ void dz_timekeeping_set_real_ns(s64 real_ns)
 	real_off = ktime_sub_safe(real_ns, ns_to_ktime(now_ns()));
 	set_offsets(true);
 	dz_irq_restore(flags);
+}
+
+void dz_timekeeping_set_leap(s64 mono_ns, int seconds)
+{
+	unsigned long flags = dz_irq_save();
+
+	dz_timekeeping_leap_at = seconds ? mono_ns : KTIME_MAX;
+	leap_step = (s64)seconds * (s64)NSEC_PER_SEC;
+	dz_irq_restore(flags);
+}
+
+/*
+ * Realtime and the TAI offset move together, so TAI does not jump; the
+ * realtime and TAI timers are re-keyed before any timer of this instant
+ * runs (Linux's hrtimer_interrupt reads the offsets with the leap in).
+ */
+void dz_timekeeping_leap(void)
+{
+	real_off = ktime_add_safe(real_off, leap_step);
+	tai_off -= leap_step;
+	dz_timekeeping_leap_at = KTIME_MAX;
+	set_offsets(true);
 }
 
 s64 dz_timekeeping_real_offset_ns(void)

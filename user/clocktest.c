@@ -400,10 +400,14 @@ static void test_adjtimex(void)
 
 	x = (struct timex32){ .modes = 0x4000, .tick = 5000 };
 	expect_errno("adj_tick_out_of_range", syscall(NR_adjtimex, &x), EINVAL);
-	/* ADJ_ADJTIME alone is adjtime() too: Linux's check for it can never fail. */
+	/*
+	 * ADJ_ADJTIME alone is adjtime() too: Linux's check for it can never
+	 * fail. The old offset is 0: ADJ_SETOFFSET above cleared adjtime()'s
+	 * 123 (Linux's ntp_clear() on every clock set).
+	 */
 	x = (struct timex32){ .modes = 0x8000, .offset = 9 };
 	r = syscall(NR_adjtimex, &x);
-	check(r >= 0 && x.offset == 123, "adj_adjtime_bit_alone", "ret=%ld old=%d", r, x.offset);
+	check(r >= 0 && x.offset == 0, "adj_adjtime_bit_alone", "ret=%ld old=%d", r, x.offset);
 	x = (struct timex32){ .modes = 0x100, .usec = -1 };
 	expect_errno("adj_setoffset_neg_usec", syscall(NR_adjtimex, &x), EINVAL);
 	x = (struct timex32){ .modes = 0x100, .usec = 1000000 };
@@ -695,6 +699,195 @@ static void test_select(void)
 	close(p[1]);
 }
 
+/* ---- leap seconds ---- */
+
+#ifndef ADJ_STATUS /* glibc's <sys/timex.h> has them */
+#define ADJ_STATUS 0x10
+#define STA_UNSYNC 0x40
+#define STA_INS	   0x10
+#define STA_DEL	   0x20
+#endif
+#define DAY 86400LL
+
+static const char *const state_names[] = { "TIME_OK",  "TIME_INS",  "TIME_DEL",
+					   "TIME_OOP", "TIME_WAIT", "TIME_ERROR" };
+
+/* adjtimex's answer and the TAI offset it reports. */
+static long ntp_read(int *tai)
+{
+	struct timex32 x = { 0 };
+	long r = syscall(NR_adjtimex, &x);
+
+	*tai = x.tai;
+	return r;
+}
+
+static long ntp_status(int status)
+{
+	struct timex32 x = { .modes = ADJ_STATUS, .status = status };
+
+	return syscall(NR_adjtimex, &x);
+}
+
+/*
+ * As leap-a-day's clear_time_state(): synchronized, no bits (a clock set
+ * makes it unsynchronized again, as Linux's ntp_clear()).
+ */
+static void clear_ntp(void)
+{
+	struct timex32 x = { .modes = 4, .maxerror = 0 };
+
+	ntp_status(1);
+	syscall(NR_adjtimex, &x);
+	ntp_status(0);
+}
+
+static void sleep_mono_until(long long t)
+{
+	struct ts32 abs = { (int32_t)(t / NS), (int32_t)(t % NS) };
+
+	while (syscall(NR_clock_nanosleep, CLOCK_MONOTONIC, 1, &abs, NULL))
+		;
+}
+
+static void set_real(long long t)
+{
+	struct ts32 ts = { (int32_t)(t / NS), (int32_t)(t % NS) };
+
+	syscall(NR_clock_settime, CLOCK_REALTIME, &ts);
+}
+
+/* One reading of clk between two of CLOCK_MONOTONIC: clk - mono lies in [v - b, v - a]. */
+struct pair {
+	long long a, v, b;
+};
+
+static struct pair read_pair(clockid_t id)
+{
+	struct pair p;
+
+	p.a = mono();
+	p.v = clk(id);
+	p.b = mono();
+	return p;
+}
+
+/* Is off (clk - mono) the offset of this reading? */
+static int pair_has(struct pair p, long long off)
+{
+	return p.v - off >= p.a && p.v - off <= p.b;
+}
+
+static void check_state(const char *name, long want, int want_tai)
+{
+	int tai;
+	long r = ntp_read(&tai);
+
+	check(r == want && tai == want_tai, name, "ret=%s tai=%d, want %s tai=%d",
+	      r >= 0 && r <= 5 ? state_names[r] : "?", tai, state_names[want], want_tai);
+}
+
+/*
+ * Readings of REALTIME and TAI against MONOTONIC from 100 us before the
+ * leap at monotonic m to late after it: realtime's offset is off before,
+ * off + step * 1 s after (between m and late, either: the hrtimer's
+ * wakeup), never anything else; TAI's offset never changes.
+ */
+static void check_step(const char *name, long long m, long long late, long long off, int step,
+		       long long tai_off)
+{
+	long long after = off + step * NS, bad_at = 0, bad_off = 0;
+	int before_n = 0, after_n = 0, tai_bad = 0;
+	struct pair p;
+
+	sleep_mono_until(m - 100000 - 2 * late); /* a sleep ends at a tick at tick resolution */
+	do {
+		p = read_pair(CLOCK_REALTIME);
+		if (p.b < m	      ? !pair_has(p, off)
+		    : p.a >= m + late ? !pair_has(p, after)
+				      : !pair_has(p, off) && !pair_has(p, after))
+			bad_at = bad_at ? bad_at : p.a - m, bad_off = p.v - p.a - off;
+		before_n += p.b < m;
+		after_n += p.a >= m + late;
+		tai_bad += !pair_has(read_pair(CLOCK_TAI), tai_off);
+	} while (p.a < m + late + 100000);
+	check(!bad_at && before_n && after_n && !tai_bad, name,
+	      "realtime off at %lld ns from the leap (by %lld ns), %d readings before, %d after, "
+	      "%d TAI jumps",
+	      bad_at, bad_off, before_n, after_n, tai_bad);
+}
+
+static void test_leap(void)
+{
+	long long res = 1, d, off, m, tai_off, woke;
+	struct ts32 t = { 0, 0 }, abs;
+	struct pair p;
+	int tai;
+	long r;
+
+	syscall(NR_clock_getres, CLOCK_MONOTONIC, &t);
+	res = t.sec * NS + t.nsec; /* the step waits for the hrtimer: a tick at tick resolution */
+	ntp_read(&tai);
+	d = (clk(CLOCK_REALTIME) / NS / DAY + 2) * DAY * NS; /* a midnight ahead */
+
+	/* Insertion: 23:59:59 twice, TAI continuous, the TAI offset one more. */
+	set_real(d - 2 * NS);
+	clear_ntp();
+	r = ntp_status(STA_INS);
+	check(r == 0, "leap_ins_set", "ret=%ld, want TIME_OK until the next second", r);
+	p = read_pair(CLOCK_REALTIME);
+	off = p.v - p.a;
+	m = d - off; /* midnight, in monotonic time */
+	p = read_pair(CLOCK_TAI);
+	tai_off = p.v - p.a;
+	sleep_mono_until(m - NS / 2);
+	check_state("leap_ins_before", 1, tai);
+	check_step("leap_ins_step", m, res + 30000, off, -1, tai_off);
+	check_state("leap_ins_oop", 3, tai + 1);
+	/* An absolute realtime sleep to midnight: midnight's second occurrence. */
+	abs = (struct ts32){ (int32_t)(d / NS), 0 };
+	while (syscall(NR_clock_nanosleep, CLOCK_REALTIME, 1, &abs, NULL))
+		;
+	woke = mono();
+	check(woke >= m + NS && woke < m + NS + res + 1000000, "leap_ins_abs_sleep",
+	      "woke %lld ns after the first midnight, want 1 s", woke - m);
+	check_state("leap_ins_wait", 4, tai + 1);
+	r = ntp_status(0);
+	check(r == 4, "leap_ins_wait_cleared", "ret=%ld, want TIME_WAIT until the next second", r);
+	sleep_mono_until(mono() + 1100000000LL);
+	check_state("leap_ins_ok", 0, tai + 1);
+
+	/* Cancelled: STA_INS cleared before midnight, no leap. */
+	d += DAY * NS;
+	set_real(d - 2 * NS);
+	clear_ntp();
+	ntp_status(STA_INS);
+	p = read_pair(CLOCK_REALTIME);
+	off = p.v - p.a;
+	m = d - off;
+	sleep_mono_until(m - NS / 2);
+	check_state("leap_cancel_ins", 1, tai + 1);
+	ntp_status(0);
+	sleep_mono_until(m + NS / 2);
+	p = read_pair(CLOCK_REALTIME);
+	check(pair_has(p, off), "leap_cancel_no_step", "realtime moved by %lld ns",
+	      p.v - p.a - off);
+	check_state("leap_cancel_ok", 0, tai + 1);
+
+	/* Deletion while unsynchronized: TIME_ERROR returned, 23:59:59 skipped all the same. */
+	d += DAY * NS;
+	set_real(d - 3 * NS);
+	r = ntp_status(STA_DEL | STA_UNSYNC);
+	check(r == TIME_ERROR, "leap_del_unsync", "ret=%ld, want TIME_ERROR", r);
+	p = read_pair(CLOCK_REALTIME);
+	off = p.v - p.a;
+	p = read_pair(CLOCK_TAI);
+	tai_off = p.v - p.a;
+	check_step("leap_del_step", d - NS - off, res + 30000, off, 1, tai_off);
+	check_state("leap_del_error", TIME_ERROR, tai);
+	ntp_status(STA_UNSYNC);
+}
+
 static int run_sem(void)
 {
 	test_clock_ids();
@@ -707,6 +900,7 @@ static int run_sem(void)
 	test_timerslack();
 	test_select();
 	test_other_cpu_clock();
+	test_leap();
 	say("done failures=%d", failures);
 	return failures;
 }

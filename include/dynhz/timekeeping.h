@@ -130,6 +130,21 @@ u64 ktime_get_coarse_real_ns(void);
 void dz_timekeeping_set_real_ns(s64 real_ns);
 
 /**
+ * dz_timekeeping_set_leap() - schedule a leap second (adjtimex STA_INS, STA_DEL)
+ * @mono_ns: when, in monotonic time (the realtime second it happens at,
+ *	converted by the caller)
+ * @seconds: what realtime gains then: -1 inserts a second (23:59:59
+ *	repeats), +1 deletes one; 0 cancels
+ *
+ * At @mono_ns, before any hrtimer due then runs, realtime steps by
+ * @seconds and the TAI offset by -@seconds (TAI stays continuous), and the
+ * realtime and TAI hrtimers are re-evaluated as for a set clock. The
+ * caller arms an hrtimer at @mono_ns so that the hrtimers run then; a
+ * clock set does not move the leap (the caller cancels or moves it).
+ */
+void dz_timekeeping_set_leap(s64 mono_ns, int seconds);
+
+/**
  * dz_timekeeping_real_offset_ns() - what realtime adds to monotonic time
  *
  * Return: realtime minus monotonic time, in ns.

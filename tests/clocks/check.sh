@@ -18,7 +18,9 @@
 #   semantics  clocktest sem (musl at each HZ, glibc at two, musl at tick
 #              resolution at two, where a realtime sleep's end after a
 #              clock_settime comes from tickless idle's catching up): every clock
-#              id, settime and its errors, adjtimex, TAI after ADJ_TAI, sleep
+#              id, settime and its errors, adjtimex, TAI after ADJ_TAI, a leap
+#              second inserted, one cancelled and one deleted (realtime steps
+#              1 s at midnight by MONOTONIC, TAI never jumps, the states), sleep
 #              errors, EINTR's remaining time, select/pselect6/ppoll/poll,
 #              timer slack; the script also checks clock_getres against the
 #              boot: 1 ns for the hrtimer clocks in high resolution, the tick

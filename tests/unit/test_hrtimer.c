@@ -1031,6 +1031,67 @@ static void test_realtime(void **state)
 	assert_true(rt_at[3] == pit_cycle_of(mono + 6 * (s64)NSEC_PER_SEC));
 }
 
+/*
+ * A leap second at monotonic m (dz_timekeeping_set_leap()): realtime one
+ * second back and TAI unmoved from then on, and before any timer due at m
+ * runs: a realtime timer for midnight, started before the one that marks
+ * m, runs a second later, at midnight's second occurrence, never at m.
+ */
+static struct hrtimer leap_mark, leap_midnight;
+static s64 leap_real_at_mark, leap_tai_at_mark, leap_real_at_midnight;
+static u64 leap_midnight_at;
+
+static enum hrtimer_restart leap_mark_fn(struct hrtimer *t)
+{
+	(void)t;
+	leap_real_at_mark = dz_timekeeping_real_offset_ns();
+	leap_tai_at_mark = leap_real_at_mark + dz_timekeeping_tai_offset() * (s64)NSEC_PER_SEC;
+	return HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart leap_midnight_fn(struct hrtimer *t)
+{
+	(void)t;
+	leap_midnight_at = dynhz_host_cycles();
+	leap_real_at_midnight = ktime_get_real();
+	return HRTIMER_NORESTART;
+}
+
+static void test_leap(void **state)
+{
+	s64 midnight = 1700006400LL * (s64)NSEC_PER_SEC, off, tai_off, m;
+
+	(void)state;
+	boot_cl("hz=100");
+	dz_timekeeping_set_real_ns(midnight - 2 * (s64)NSEC_PER_SEC);
+	dz_timekeeping_set_tai_offset(37);
+	off = dz_timekeeping_real_offset_ns();
+	tai_off = off + 37 * (s64)NSEC_PER_SEC;
+	m = midnight - off;
+	hrtimer_setup(&leap_midnight, leap_midnight_fn, DZ_CLOCK_REALTIME, HRTIMER_MODE_ABS);
+	hrtimer_setup(&leap_mark, leap_mark_fn, DZ_CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	leap_midnight_at = 0;
+	leap_real_at_mark = 0;
+	hrtimer_start(&leap_midnight, midnight, HRTIMER_MODE_ABS);
+	hrtimer_start(&leap_mark, m, HRTIMER_MODE_ABS);
+	dz_timekeeping_set_leap(m, -1);
+	dynhz_host_idle(5 * NSEC_PER_SEC / 2); /* midnight is 2 s ahead */
+	assert_true(leap_real_at_mark == off - (s64)NSEC_PER_SEC);
+	assert_true(leap_tai_at_mark == tai_off);
+	assert_int_equal(dz_timekeeping_tai_offset(), 38);
+	assert_true(!leap_midnight_at);
+	dynhz_host_idle(NSEC_PER_SEC);
+	assert_true(leap_midnight_at == pit_cycle_of(m + (s64)NSEC_PER_SEC));
+	assert_true(leap_real_at_midnight >= midnight);
+	/* Cancelled: nothing moves at the next midnight. */
+	off = dz_timekeeping_real_offset_ns();
+	dz_timekeeping_set_leap(midnight + 86400LL * (s64)NSEC_PER_SEC - off, 1);
+	dz_timekeeping_set_leap(KTIME_MAX, 0);
+	dynhz_host_idle(86400LL * NSEC_PER_SEC);
+	assert_true(dz_timekeeping_real_offset_ns() == off);
+	assert_int_equal(dz_timekeeping_tai_offset(), 38);
+}
+
 /* The clocks, their resolutions, and the coarse ones at jiffy starts. */
 static void test_clocks(void **state)
 {
@@ -1518,9 +1579,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_api),	     cmocka_unit_test(test_forward),
 		cmocka_unit_test(test_callbacks),    cmocka_unit_test(test_realtime),
-		cmocka_unit_test(test_clocks),	     cmocka_unit_test(test_report),
-		cmocka_unit_test(test_queue_order),  cmocka_unit_test(test_far_day),
-		cmocka_unit_test(test_wakeups),	     cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_leap),	     cmocka_unit_test(test_clocks),
+		cmocka_unit_test(test_report),	     cmocka_unit_test(test_queue_order),
+		cmocka_unit_test(test_far_day),	     cmocka_unit_test(test_wakeups),
+		cmocka_unit_test(test_fallback),
 #ifdef DYNHZ_DEBUG
 		cmocka_unit_test(test_debug_traps),
 #endif

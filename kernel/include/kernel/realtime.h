@@ -42,6 +42,12 @@ long realtime_settime(s64 sec, s64 nsec);
  */
 long realtime_inject_offset(s64 sec, s64 nsec);
 
+/*
+ * The clock was set (kernel/adjtimex.c): the NTP state forgets its
+ * synchronisation and a pending leap second, as Linux's ntp_clear().
+ * Interrupts off.
+ */
+void ntp_clock_was_set(void);
 /* When the monotonic clock was 0 (the boot), in Unix seconds: /proc/stat's btime. */
 u64 realtime_boot_seconds(void);
 
