@@ -22,9 +22,9 @@ $(MUSL_SPECS): mk/user.mk scripts/fetch-deb.sh
 		$$d/usr/lib/i386-linux-musl/musl-gcc.specs >$@.tmp && mv $@.tmp $@
 
 # The specs replace gcc's link line, -m32's emulation with it: name it again.
-$(UB)/%: user/%.c $(MUSL_SPECS)
+$(UB)/%: user/%.c user/report.h $(MUSL_SPECS)
 	$(CC) -specs $(MUSL_SPECS) $(UCFLAGS) -Wl,-m,elf_i386 $< -o $@
 
-$(UB)/%-glibc: user/%.c
+$(UB)/%-glibc: user/%.c user/report.h
 	@mkdir -p $(UB)
 	$(CC) $(UCFLAGS) $< -o $@

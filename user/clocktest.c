@@ -35,6 +35,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define NAME "clocktest"
+#include "report.h"
+
 #define NR_stime	   25
 #define NR_settimeofday	   79
 #define NR_adjtimex	   124
@@ -95,35 +98,6 @@ struct ts64 {
 	int64_t sec, nsec;
 } __attribute__((packed, aligned(4)));
 
-static int failures;
-
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("clocktest: ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	fputc('\n', stdout);
-	fflush(stdout);
-}
-
-static void check(int ok, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void check(int ok, const char *name, const char *fmt, ...)
-{
-	char detail[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	failures += !ok;
-	say("%s %s %s", ok ? "ok" : "FAIL", name, detail);
-}
-
 /* A raw call's errno: 0 on success. */
 static long err_of(long ret)
 {
@@ -134,7 +108,7 @@ static void expect_errno(const char *name, long ret, int want)
 {
 	int got = (int)err_of(ret);
 
-	check(got == want, name, "errno=%d want=%d", got, want);
+	result(got == want, name, "errno=%d want=%d", got, want);
 }
 
 static long long clk(clockid_t id)
@@ -204,7 +178,7 @@ static void test_other_cpu_clock(void)
 	a = clk(PROCESS_CLOCK(pid));
 	usleep(50000);
 	b = clk(PROCESS_CLOCK(pid));
-	check(a >= 0 && b > a, "cpu_clock_of_child", "first=%lld second=%lld", a, b);
+	result(a >= 0 && b > a, "cpu_clock_of_child", "first=%lld second=%lld", a, b);
 	expect_errno("thread_clock_of_child", syscall(NR_clock_gettime, THREAD_CLOCK(pid), &t),
 		     EINVAL);
 	/* Sleep on the child's CPU clock: it ends when the child has run 30 ms more. */
@@ -212,8 +186,8 @@ static void test_other_cpu_clock(void)
 	struct ts32 req = { 0, 30000000 };
 	long r = syscall(NR_clock_nanosleep, PROCESS_CLOCK(pid), 0, &req, NULL);
 	b = clk(PROCESS_CLOCK(pid));
-	check(r == 0 && b - a >= 30000000, "sleep_on_child_cpu_clock", "ret=%ld ran=%lld", r,
-	      b - a);
+	result(r == 0 && b - a >= 30000000, "sleep_on_child_cpu_clock", "ret=%ld ran=%lld", r,
+	       b - a);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	expect_errno("cpu_clock_of_reaped", syscall(NR_clock_gettime, PROCESS_CLOCK(pid), &t),
@@ -227,9 +201,9 @@ static void print_getres(void)
 
 	for (unsigned i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		if (syscall(NR_clock_getres, ids[i], &r))
-			say("getres id=%d errno=%d", ids[i], errno);
+			out("getres id=%d errno=%d", ids[i], errno);
 		else
-			say("getres id=%d ns=%lld", ids[i], r.sec * NS + r.nsec);
+			out("getres id=%d ns=%lld", ids[i], r.sec * NS + r.nsec);
 	}
 }
 
@@ -245,37 +219,37 @@ static void test_settime(void)
 	expect_errno("settime_realtime", syscall(NR_clock_settime, CLOCK_REALTIME, &t), 0);
 	r = clk(CLOCK_REALTIME);
 	m1 = mono();
-	check(r >= t.sec * NS + t.nsec && r <= t.sec * NS + t.nsec + (m1 - m0),
-	      "settime_then_gettime", "realtime=%lld set=%lld within=%lld", r, t.sec * NS + t.nsec,
-	      m1 - m0);
+	result(r >= t.sec * NS + t.nsec && r <= t.sec * NS + t.nsec + (m1 - m0),
+	       "settime_then_gettime", "realtime=%lld set=%lld within=%lld", r, t.sec * NS + t.nsec,
+	       m1 - m0);
 	tai = clk(CLOCK_TAI);
 	rt = clk(CLOCK_REALTIME);
-	check(tai <= rt && rt - tai < 1000000, "tai_is_realtime_at_boot", "tai=%lld realtime=%lld",
-	      tai, rt);
+	result(tai <= rt && rt - tai < 1000000, "tai_is_realtime_at_boot", "tai=%lld realtime=%lld",
+	       tai, rt);
 	t64 = (struct ts64){ 2100000000, 5 };
 	m0 = mono();
 	expect_errno("settime64", syscall(NR_clock_settime64, CLOCK_REALTIME, &t64), 0);
 	r = clk(CLOCK_REALTIME);
 	m1 = mono();
-	check(r >= 2100000000 * NS + 5 && r <= 2100000000 * NS + 5 + (m1 - m0),
-	      "settime64_then_gettime", "realtime=%lld", r);
+	result(r >= 2100000000 * NS + 5 && r <= 2100000000 * NS + 5 + (m1 - m0),
+	       "settime64_then_gettime", "realtime=%lld", r);
 	long now_s = (long)time(NULL);
 	r = clk(CLOCK_REALTIME) / NS;
-	check(now_s == r || now_s == r - 1, "time_follows", "time=%ld realtime_s=%lld", now_s, r);
+	result(now_s == r || now_s == r - 1, "time_follows", "time=%ld realtime_s=%lld", now_s, r);
 	m0 = mono();
 	expect_errno("settimeofday",
 		     syscall(NR_settimeofday, &(struct tv32){ 1900000000, 999999 }, NULL), 0);
 	r = clk(CLOCK_REALTIME);
 	m1 = mono();
-	check(r >= 1900000000999999000LL && r <= 1900000000999999000LL + (m1 - m0),
-	      "settimeofday_then_gettime", "realtime=%lld", r);
+	result(r >= 1900000000999999000LL && r <= 1900000000999999000LL + (m1 - m0),
+	       "settimeofday_then_gettime", "realtime=%lld", r);
 	int32_t when = 1800000000;
 	m0 = mono();
 	expect_errno("stime", syscall(NR_stime, &when), 0);
 	gettimeofday(&tv, NULL);
 	m1 = mono();
-	check(tv.tv_sec == 1800000000 && tv.tv_usec * 1000LL <= m1 - m0, "stime_then_gettimeofday",
-	      "sec=%ld usec=%ld", (long)tv.tv_sec, (long)tv.tv_usec);
+	result(tv.tv_sec == 1800000000 && tv.tv_usec * 1000LL <= m1 - m0, "stime_then_gettimeofday",
+	       "sec=%ld usec=%ld", (long)tv.tv_sec, (long)tv.tv_usec);
 
 	struct ts32 neg = { -1, 0 }, big = { 5, 1000000000 }, zero = { 0, 0 };
 	expect_errno("settime_monotonic", syscall(NR_clock_settime, CLOCK_MONOTONIC, &t), EINVAL);
@@ -298,8 +272,8 @@ static void test_settime(void)
 	int32_t tz[2] = { -90, 1 }, tzo[2] = { 0, 0 }, badtz[2] = { 15 * 60 + 1, 0 };
 	expect_errno("settimeofday_tz_only", syscall(NR_settimeofday, NULL, tz), 0);
 	syscall(78, NULL, tzo);
-	check(tzo[0] == -90 && tzo[1] == 1, "gettimeofday_tz", "minuteswest=%d dsttime=%d", tzo[0],
-	      tzo[1]);
+	result(tzo[0] == -90 && tzo[1] == 1, "gettimeofday_tz", "minuteswest=%d dsttime=%d", tzo[0],
+	       tzo[1]);
 	expect_errno("settimeofday_tz_15h", syscall(NR_settimeofday, NULL, badtz), EINVAL);
 	expect_errno("settimeofday_bad_tz", syscall(NR_settimeofday, NULL, BAD_ADDR), EFAULT);
 }
@@ -314,18 +288,18 @@ static void test_adjtimex(void)
 	long r;
 
 	r = syscall(NR_adjtimex, &x);
-	check(r == TIME_ERROR && (x.status & 0x40) && x.tick == 10000 && x.freq == 0 &&
-		      x.maxerror == 16000000 && x.esterror == 16000000 && x.constant == 2 &&
-		      x.precision == 1 && x.tolerance == 32768000 && x.tai == 0,
-	      "adjtimex_read_after_boot",
-	      "ret=%ld status=%#x tick=%d freq=%d maxerror=%d esterror=%d constant=%d tol=%d", r,
-	      x.status, x.tick, x.freq, x.maxerror, x.esterror, x.constant, x.tolerance);
-	check(x.sec >= 1800000000 && x.usec >= 0 && x.usec < 1000000, "adjtimex_time",
-	      "sec=%d usec=%d", x.sec, x.usec);
+	result(r == TIME_ERROR && (x.status & 0x40) && x.tick == 10000 && x.freq == 0 &&
+		       x.maxerror == 16000000 && x.esterror == 16000000 && x.constant == 2 &&
+		       x.precision == 1 && x.tolerance == 32768000 && x.tai == 0,
+	       "adjtimex_read_after_boot",
+	       "ret=%ld status=%#x tick=%d freq=%d maxerror=%d esterror=%d constant=%d tol=%d", r,
+	       x.status, x.tick, x.freq, x.maxerror, x.esterror, x.constant, x.tolerance);
+	result(x.sec >= 1800000000 && x.usec >= 0 && x.usec < 1000000, "adjtimex_time",
+	       "sec=%d usec=%d", x.sec, x.usec);
 	r = syscall(NR_clock_adjtime64, CLOCK_REALTIME, &y);
-	check(r == TIME_ERROR && y.tick == 10000 && y.tolerance == 32768000 && y.constant == 2,
-	      "clock_adjtime64_read", "ret=%ld tick=%lld tol=%lld", r, (long long)y.tick,
-	      (long long)y.tolerance);
+	result(r == TIME_ERROR && y.tick == 10000 && y.tolerance == 32768000 && y.constant == 2,
+	       "clock_adjtime64_read", "ret=%ld tick=%lld tol=%lld", r, (long long)y.tick,
+	       (long long)y.tolerance);
 
 	/* ADJ_TAI: CLOCK_TAI = CLOCK_REALTIME + 37 s from then on. */
 	x = (struct timex32){ .modes = 0x80, .constant = 37 };
@@ -333,21 +307,21 @@ static void test_adjtimex(void)
 	rt0 = clk(CLOCK_REALTIME);
 	long long tai = clk(CLOCK_TAI);
 	rt1 = clk(CLOCK_REALTIME);
-	check(r >= 0 && x.tai == 37 && tai >= rt0 + 37 * NS && tai <= rt1 + 37 * NS, "adj_tai",
-	      "ret=%ld tai=%d diff=%lld", r, x.tai, tai - rt0);
+	result(r >= 0 && x.tai == 37 && tai >= rt0 + 37 * NS && tai <= rt1 + 37 * NS, "adj_tai",
+	       "ret=%ld tai=%d diff=%lld", r, x.tai, tai - rt0);
 	x = (struct timex32){ .modes = 0x80, .constant = -1 };
 	r = syscall(NR_adjtimex, &x);
-	check(r >= 0 && x.tai == 37, "adj_tai_negative_ignored", "tai=%d", x.tai);
+	result(r >= 0 && x.tai == 37, "adj_tai_negative_ignored", "tai=%d", x.tai);
 
 	/* ADJ_FREQUENCY: +10 ppm read back; +1000 ppm clamped to 500. */
 	y = (struct timex64){ .modes = 0x2, .freq = 10 << 16 };
 	syscall(NR_clock_adjtime64, CLOCK_REALTIME, &y);
 	x = (struct timex32){ 0 };
 	syscall(NR_adjtimex, &x);
-	check(x.freq == 10 << 16, "adj_frequency_readback", "freq=%d", x.freq);
+	result(x.freq == 10 << 16, "adj_frequency_readback", "freq=%d", x.freq);
 	x = (struct timex32){ .modes = 0x2, .freq = 1000 << 16 };
 	syscall(NR_adjtimex, &x);
-	check(x.freq == 500 << 16, "adj_frequency_clamped", "freq=%d", x.freq);
+	result(x.freq == 500 << 16, "adj_frequency_clamped", "freq=%d", x.freq);
 	x = (struct timex32){ .modes = 0x2, .freq = 0 };
 	syscall(NR_adjtimex, &x);
 
@@ -356,31 +330,31 @@ static void test_adjtimex(void)
 		.modes = 0x4 | 0x8 | 0x20, .maxerror = 1000, .esterror = 20, .constant = 3
 	};
 	syscall(NR_adjtimex, &x);
-	check(x.maxerror >= 1000 && x.maxerror <= 1500 && x.esterror == 20 && x.constant == 7,
-	      "adj_maxerror_esterror_timeconst", "maxerror=%d esterror=%d constant=%d", x.maxerror,
-	      x.esterror, x.constant);
+	result(x.maxerror >= 1000 && x.maxerror <= 1500 && x.esterror == 20 && x.constant == 7,
+	       "adj_maxerror_esterror_timeconst", "maxerror=%d esterror=%d constant=%d", x.maxerror,
+	       x.esterror, x.constant);
 
 	/* ADJ_STATUS with STA_PLL, then ADJ_OFFSET; clearing STA_PLL: unsynchronized again. */
 	x = (struct timex32){ .modes = 0x10, .status = 0x1 };
 	r = syscall(NR_adjtimex, &x);
-	check(r == 0 && x.status == 0x1, "adj_status_pll_synced", "ret=%ld status=%#x", r,
-	      x.status);
+	result(r == 0 && x.status == 0x1, "adj_status_pll_synced", "ret=%ld status=%#x", r,
+	       x.status);
 	x = (struct timex32){ .modes = 0x1, .offset = 1000 };
 	syscall(NR_adjtimex, &x);
-	check(x.offset == 1000, "adj_offset_readback", "offset=%d", x.offset);
+	result(x.offset == 1000, "adj_offset_readback", "offset=%d", x.offset);
 	x = (struct timex32){ .modes = 0x10, .status = 0 };
 	r = syscall(NR_adjtimex, &x);
 	/* As Linux: the state is reset to STA_UNSYNC, then replaced by the writable bits given. */
-	check(r == 0 && x.status == 0 && x.offset == 1000, "adj_status_pll_off",
-	      "ret=%ld status=%#x offset=%d", r, x.status, x.offset);
+	result(r == 0 && x.status == 0 && x.offset == 1000, "adj_status_pll_off",
+	       "ret=%ld status=%#x offset=%d", r, x.status, x.offset);
 
 	/* adjtime(): the singleshot offset, read back by ADJ_OFFSET_SS_READ. */
 	x = (struct timex32){ .modes = 0x8001, .offset = 123 };
 	syscall(NR_adjtimex, &x);
-	check(x.offset == 0, "adjtime_singleshot_old", "offset=%d", x.offset);
+	result(x.offset == 0, "adjtime_singleshot_old", "offset=%d", x.offset);
 	x = (struct timex32){ .modes = 0xa001 };
 	syscall(NR_adjtimex, &x);
-	check(x.offset == 123, "adjtime_ss_read", "offset=%d", x.offset);
+	result(x.offset == 123, "adjtime_ss_read", "offset=%d", x.offset);
 
 	/* ADJ_SETOFFSET: realtime steps by 5.5 s (against the monotonic clock). */
 	m0 = mono();
@@ -389,14 +363,14 @@ static void test_adjtimex(void)
 	r = syscall(NR_adjtimex, &x);
 	rt1 = clk(CLOCK_REALTIME);
 	m1 = mono();
-	check(r >= 0 && rt1 - rt0 >= 5500000000LL && rt1 - rt0 <= 5500000000LL + (m1 - m0),
-	      "adj_setoffset", "ret=%ld step=%lld", r, rt1 - rt0);
+	result(r >= 0 && rt1 - rt0 >= 5500000000LL && rt1 - rt0 <= 5500000000LL + (m1 - m0),
+	       "adj_setoffset", "ret=%ld step=%lld", r, rt1 - rt0);
 	x = (struct timex32){ .modes = 0x100 | 0x2000, .sec = -1, .usec = 0 };
 	rt0 = clk(CLOCK_REALTIME);
 	r = syscall(NR_adjtimex, &x);
 	rt1 = clk(CLOCK_REALTIME);
-	check(r >= 0 && rt0 - rt1 >= 0 && rt0 - rt1 <= NS, "adj_setoffset_nano_back",
-	      "ret=%ld step=%lld", r, rt1 - rt0);
+	result(r >= 0 && rt0 - rt1 >= 0 && rt0 - rt1 <= NS, "adj_setoffset_nano_back",
+	       "ret=%ld step=%lld", r, rt1 - rt0);
 
 	x = (struct timex32){ .modes = 0x4000, .tick = 5000 };
 	expect_errno("adj_tick_out_of_range", syscall(NR_adjtimex, &x), EINVAL);
@@ -407,7 +381,7 @@ static void test_adjtimex(void)
 	 */
 	x = (struct timex32){ .modes = 0x8000, .offset = 9 };
 	r = syscall(NR_adjtimex, &x);
-	check(r >= 0 && x.offset == 0, "adj_adjtime_bit_alone", "ret=%ld old=%d", r, x.offset);
+	result(r >= 0 && x.offset == 0, "adj_adjtime_bit_alone", "ret=%ld old=%d", r, x.offset);
 	x = (struct timex32){ .modes = 0x100, .usec = -1 };
 	expect_errno("adj_setoffset_neg_usec", syscall(NR_adjtimex, &x), EINVAL);
 	x = (struct timex32){ .modes = 0x100, .usec = 1000000 };
@@ -454,18 +428,18 @@ static void test_eintr(void)
 	r = syscall(NR_nanosleep, &req, &rem);
 	m1 = mono();
 	left = rem.sec * NS + rem.nsec;
-	check(err_of(r) == EINTR && left <= NS - (m1 - m0) + SLACK_NS + 1000000 &&
-		      left >= NS - (m1 - m0) - 1000000,
-	      "nanosleep_eintr_remaining", "errno=%ld slept=%lld left=%lld", err_of(r), m1 - m0,
-	      left);
+	result(err_of(r) == EINTR && left <= NS - (m1 - m0) + SLACK_NS + 1000000 &&
+		       left >= NS - (m1 - m0) - 1000000,
+	       "nanosleep_eintr_remaining", "errno=%ld slept=%lld left=%lld", err_of(r), m1 - m0,
+	       left);
 	arm(100000);
 	m0 = mono();
 	r = syscall(NR_clock_nanosleep, CLOCK_TAI, 0, &req, &rem);
 	m1 = mono();
 	left = rem.sec * NS + rem.nsec;
-	check(err_of(r) == EINTR && left <= NS - (m1 - m0) + SLACK_NS + 1000000 &&
-		      left >= NS - (m1 - m0) - 1000000,
-	      "clock_nanosleep_tai_eintr_remaining", "slept=%lld left=%lld", m1 - m0, left);
+	result(err_of(r) == EINTR && left <= NS - (m1 - m0) + SLACK_NS + 1000000 &&
+		       left >= NS - (m1 - m0) - 1000000,
+	       "clock_nanosleep_tai_eintr_remaining", "slept=%lld left=%lld", m1 - m0, left);
 	/* As Linux: sleeps and waits are not made again under SA_RESTART (they end with EINTR). */
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGALRM, &sa, NULL);
@@ -483,8 +457,8 @@ static void test_eintr(void)
 	struct ts32 abs = { (int32_t)(clk(CLOCK_MONOTONIC) / NS + 5), 0 }, untouched = { 7, 7 };
 	arm(50000);
 	r = syscall(NR_clock_nanosleep, CLOCK_MONOTONIC, 1, &abs, &untouched);
-	check(err_of(r) == EINTR && untouched.sec == 7 && untouched.nsec == 7,
-	      "abs_sleep_eintr_no_remaining", "errno=%ld", err_of(r));
+	result(err_of(r) == EINTR && untouched.sec == 7 && untouched.nsec == 7,
+	       "abs_sleep_eintr_no_remaining", "errno=%ld", err_of(r));
 }
 
 static void test_sleep_errors(void)
@@ -514,13 +488,13 @@ static void test_sleep_errors(void)
 		syscall(NR_clock_nanosleep, ids[i], 0, &ms, NULL);
 		t1 = clk(ids[i]);
 		snprintf(name, sizeof(name), "sleep_rel_id%d", ids[i]);
-		check(t1 - t0 >= 1000000, name, "slept=%lld", t1 - t0);
+		result(t1 - t0 >= 1000000, name, "slept=%lld", t1 - t0);
 		end = clk(ids[i]) + 2000000;
 		to = (struct ts32){ (int32_t)(end / NS), (int32_t)(end % NS) };
 		syscall(NR_clock_nanosleep, ids[i], 1, &to, NULL);
 		t1 = clk(ids[i]);
 		snprintf(name, sizeof(name), "sleep_abs_id%d", ids[i]);
-		check(t1 >= end, name, "late=%lld", t1 - end);
+		result(t1 >= end, name, "late=%lld", t1 - end);
 	}
 }
 
@@ -546,8 +520,8 @@ static void test_abs_follows_set(void)
 	syscall(NR_clock_settime, CLOCK_REALTIME, &now);
 	waitpid(pid, &status, 0);
 	m1 = mono();
-	check(WIFEXITED(status) && WEXITSTATUS(status) == 0 && m1 - m0 < 1000000000,
-	      "abs_realtime_sleep_ends_when_set_past", "took=%lld", m1 - m0);
+	result(WIFEXITED(status) && WEXITSTATUS(status) == 0 && m1 - m0 < 1000000000,
+	       "abs_realtime_sleep_ends_when_set_past", "took=%lld", m1 - m0);
 
 	m0 = mono();
 	pid = fork();
@@ -563,9 +537,9 @@ static void test_abs_follows_set(void)
 	syscall(NR_clock_settime, CLOCK_REALTIME, &now);
 	waitpid(pid, &status, 0);
 	m1 = mono();
-	check(WIFEXITED(status) && WEXITSTATUS(status) == 0 && m1 - m0 >= 1200000000 &&
-		      m1 - m0 < 1400000000,
-	      "abs_realtime_sleep_waits_when_set_back", "took=%lld", m1 - m0);
+	result(WIFEXITED(status) && WEXITSTATUS(status) == 0 && m1 - m0 >= 1200000000 &&
+		       m1 - m0 < 1400000000,
+	       "abs_realtime_sleep_waits_when_set_back", "took=%lld", m1 - m0);
 }
 
 /* PR_SET_TIMERSLACK: per thread, inherited by fork, 0 back to the default (the slack at fork). */
@@ -594,11 +568,11 @@ static void test_timerslack(void)
 	long long late = mono() - t0 - 100000;
 	prctl(PR_SET_TIMERSLACK, 0, 0, 0, 0);
 	s2 = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-	check(s0 == SLACK_NS && s1 == 2000000 && s2 == SLACK_NS && WIFEXITED(status) &&
-		      WEXITSTATUS(status) == 0,
-	      "timerslack", "default=%ld set=%ld reset=%ld child=%d", s0, s1, s2,
-	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	say("slack2ms_sleep100us late=%lld", late);
+	result(s0 == SLACK_NS && s1 == 2000000 && s2 == SLACK_NS && WIFEXITED(status) &&
+		       WEXITSTATUS(status) == 0,
+	       "timerslack", "default=%ld set=%ld reset=%ld child=%d", s0, s1, s2,
+	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	out("slack2ms_sleep100us late=%lld", late);
 }
 
 /* ---- select, pselect6, poll, ppoll ---- */
@@ -617,8 +591,8 @@ static void test_select(void)
 	m0 = mono();
 	r = syscall(NR_newselect, 0, NULL, NULL, NULL, &tv);
 	m1 = mono();
-	check(r == 0 && tv.sec == 0 && tv.usec == 0 && m1 - m0 >= 30000000, "select_timeout",
-	      "ret=%ld left=%d.%06d took=%lld", r, tv.sec, tv.usec, m1 - m0);
+	result(r == 0 && tv.sec == 0 && tv.usec == 0 && m1 - m0 >= 30000000, "select_timeout",
+	       "ret=%ld left=%d.%06d took=%lld", r, tv.sec, tv.usec, m1 - m0);
 	/* A signal: EINTR, the time left is the request less what passed (Linux writes it back). */
 	arm(100000);
 	ts = (struct ts32){ 0, 300000000 };
@@ -626,10 +600,10 @@ static void test_select(void)
 	r = syscall(NR_pselect6, 0, NULL, NULL, NULL, &ts, NULL);
 	m1 = mono();
 	left = ts.sec * NS + ts.nsec;
-	check(err_of(r) == EINTR && left >= 300000000 - (m1 - m0) - 1000000 &&
-		      left <= 300000000 - (m1 - m0) + 1000000,
-	      "pselect6_eintr_remaining", "errno=%ld took=%lld left=%lld", err_of(r), m1 - m0,
-	      left);
+	result(err_of(r) == EINTR && left >= 300000000 - (m1 - m0) - 1000000 &&
+		       left <= 300000000 - (m1 - m0) + 1000000,
+	       "pselect6_eintr_remaining", "errno=%ld took=%lld left=%lld", err_of(r), m1 - m0,
+	       left);
 	/* pselect6's mask: SIGALRM blocked during the call, delivered after it. */
 	sigset_t block;
 	struct {
@@ -645,8 +619,8 @@ static void test_select(void)
 	m0 = mono();
 	r = syscall(NR_pselect6, 0, NULL, NULL, NULL, &ts, &sig);
 	m1 = mono();
-	check(r == 0 && m1 - m0 >= 60000000 && alarms - before == 1, "pselect6_sigmask",
-	      "ret=%ld took=%lld alarms=%d", r, m1 - m0, alarms - before);
+	result(r == 0 && m1 - m0 >= 60000000 && alarms - before == 1, "pselect6_sigmask",
+	       "ret=%ld took=%lld alarms=%d", r, m1 - m0, alarms - before);
 	sig.size = 4;
 	expect_errno("pselect6_bad_sigsetsize",
 		     syscall(NR_pselect6, 0, NULL, NULL, NULL, &ts, &sig), EINVAL);
@@ -658,8 +632,8 @@ static void test_select(void)
 	FD_SET(p[1], &rd);
 	tv = (struct tv32){ 5, 0 };
 	r = syscall(NR_newselect, p[1] + 1, &rd, NULL, NULL, &tv);
-	check(r == 1 && FD_ISSET(p[0], &rd) && !FD_ISSET(p[1], &rd) && tv.sec == 4,
-	      "select_pipe_ready", "ret=%ld left=%d.%06d", r, tv.sec, tv.usec);
+	result(r == 1 && FD_ISSET(p[0], &rd) && !FD_ISSET(p[1], &rd) && tv.sec == 4,
+	       "select_pipe_ready", "ret=%ld left=%d.%06d", r, tv.sec, tv.usec);
 	/* Emptied: the write end writable (a byte in keeps this kernel's one-page pipe from it). */
 	char c;
 	read(p[0], &c, 1);
@@ -670,8 +644,8 @@ static void test_select(void)
 	FD_ZERO(&wr);
 	FD_SET(p[1], &wr);
 	r = syscall(NR_pselect6_time64, p[1] + 1, &rd, &wr, NULL, &t64, NULL);
-	check(r == 1 && FD_ISSET(p[1], &wr) && !FD_ISSET(p[0], &rd), "pselect6_time64_writable",
-	      "ret=%ld", r);
+	result(r == 1 && FD_ISSET(p[1], &wr) && !FD_ISSET(p[0], &rd), "pselect6_time64_writable",
+	       "ret=%ld", r);
 	FD_ZERO(&rd);
 	FD_SET(40, &rd);
 	expect_errno("select_closed_fd", syscall(NR_newselect, 41, &rd, NULL, NULL, NULL), EBADF);
@@ -686,13 +660,13 @@ static void test_select(void)
 	m0 = mono();
 	r = poll(NULL, 0, 25);
 	m1 = mono();
-	check(r == 0 && m1 - m0 >= 25000000, "poll_timeout", "ret=%ld took=%lld", r, m1 - m0);
+	result(r == 0 && m1 - m0 >= 25000000, "poll_timeout", "ret=%ld took=%lld", r, m1 - m0);
 	write(p[1], "y", 1);
 	struct pollfd pf = { p[0], POLLIN, 0 };
 	ts = (struct ts32){ 2, 0 };
 	r = syscall(NR_ppoll, &pf, 1, &ts, NULL, 8);
-	check(r == 1 && pf.revents == POLLIN && ts.sec == 1, "ppoll_ready_remaining",
-	      "ret=%ld revents=%#x left=%d.%09d", r, pf.revents, ts.sec, ts.nsec);
+	result(r == 1 && pf.revents == POLLIN && ts.sec == 1, "ppoll_ready_remaining",
+	       "ret=%ld revents=%#x left=%d.%09d", r, pf.revents, ts.sec, ts.nsec);
 	ts = (struct ts32){ 0, -1 };
 	expect_errno("ppoll_bad_timeout", syscall(NR_ppoll, &pf, 1, &ts, NULL, 8), EINVAL);
 	close(p[0]);
@@ -783,8 +757,8 @@ static void check_state(const char *name, long want, int want_tai)
 	int tai;
 	long r = ntp_read(&tai);
 
-	check(r == want && tai == want_tai, name, "ret=%s tai=%d, want %s tai=%d",
-	      r >= 0 && r <= 5 ? state_names[r] : "?", tai, state_names[want], want_tai);
+	result(r == want && tai == want_tai, name, "ret=%s tai=%d, want %s tai=%d",
+	       r >= 0 && r <= 5 ? state_names[r] : "?", tai, state_names[want], want_tai);
 }
 
 /*
@@ -811,10 +785,10 @@ static void check_step(const char *name, long long m, long long late, long long 
 		after_n += p.a >= m + late;
 		tai_bad += !pair_has(read_pair(CLOCK_TAI), tai_off);
 	} while (p.a < m + late + 100000);
-	check(!bad_at && before_n && after_n && !tai_bad, name,
-	      "realtime off at %lld ns from the leap (by %lld ns), %d readings before, %d after, "
-	      "%d TAI jumps",
-	      bad_at, bad_off, before_n, after_n, tai_bad);
+	result(!bad_at && before_n && after_n && !tai_bad, name,
+	       "realtime off at %lld ns from the leap (by %lld ns), %d readings before, %d after, "
+	       "%d TAI jumps",
+	       bad_at, bad_off, before_n, after_n, tai_bad);
 }
 
 static void test_leap(void)
@@ -834,7 +808,7 @@ static void test_leap(void)
 	set_real(d - 2 * NS);
 	clear_ntp();
 	r = ntp_status(STA_INS);
-	check(r == 0, "leap_ins_set", "ret=%ld, want TIME_OK until the next second", r);
+	result(r == 0, "leap_ins_set", "ret=%ld, want TIME_OK until the next second", r);
 	p = read_pair(CLOCK_REALTIME);
 	off = p.v - p.a;
 	m = d - off; /* midnight, in monotonic time */
@@ -849,11 +823,11 @@ static void test_leap(void)
 	while (syscall(NR_clock_nanosleep, CLOCK_REALTIME, 1, &abs, NULL))
 		;
 	woke = mono();
-	check(woke >= m + NS && woke < m + NS + res + 1000000, "leap_ins_abs_sleep",
-	      "woke %lld ns after the first midnight, want 1 s", woke - m);
+	result(woke >= m + NS && woke < m + NS + res + 1000000, "leap_ins_abs_sleep",
+	       "woke %lld ns after the first midnight, want 1 s", woke - m);
 	check_state("leap_ins_wait", 4, tai + 1);
 	r = ntp_status(0);
-	check(r == 4, "leap_ins_wait_cleared", "ret=%ld, want TIME_WAIT until the next second", r);
+	result(r == 4, "leap_ins_wait_cleared", "ret=%ld, want TIME_WAIT until the next second", r);
 	sleep_mono_until(mono() + 1100000000LL);
 	check_state("leap_ins_ok", 0, tai + 1);
 
@@ -870,15 +844,15 @@ static void test_leap(void)
 	ntp_status(0);
 	sleep_mono_until(m + NS / 2);
 	p = read_pair(CLOCK_REALTIME);
-	check(pair_has(p, off), "leap_cancel_no_step", "realtime moved by %lld ns",
-	      p.v - p.a - off);
+	result(pair_has(p, off), "leap_cancel_no_step", "realtime moved by %lld ns",
+	       p.v - p.a - off);
 	check_state("leap_cancel_ok", 0, tai + 1);
 
 	/* Deletion while unsynchronized: TIME_ERROR returned, 23:59:59 skipped all the same. */
 	d += DAY * NS;
 	set_real(d - 3 * NS);
 	r = ntp_status(STA_DEL | STA_UNSYNC);
-	check(r == TIME_ERROR, "leap_del_unsync", "ret=%ld, want TIME_ERROR", r);
+	result(r == TIME_ERROR, "leap_del_unsync", "ret=%ld, want TIME_ERROR", r);
 	p = read_pair(CLOCK_REALTIME);
 	off = p.v - p.a;
 	p = read_pair(CLOCK_TAI);
@@ -901,7 +875,7 @@ static int run_sem(void)
 	test_select();
 	test_other_cpu_clock();
 	test_leap();
-	say("done failures=%d", failures);
+	out("done failures=%d", failures);
 	return failures;
 }
 
@@ -939,7 +913,7 @@ static int run_lat(void)
 	}
 	/* The TSC's rate against the clock over the whole run (seconds of it). */
 	per_ns = (double)(rdtsc() - c0) / (double)(mono() - mstart);
-	say("lat tsc_per_ns=%.6f", per_ns);
+	out("lat tsc_per_ns=%.6f", per_ns);
 	for (int i = 0; i < 5; i++) {
 		int n = reqs[i].reps;
 		long long maxdiff = 0;
@@ -956,12 +930,12 @@ static int run_lat(void)
 		}
 		qsort(mlat[i], (size_t)n, sizeof(long long), cmp_ll);
 		qsort(tlat[i], (size_t)n, sizeof(long long), cmp_ll);
-		say("lat req_ns=%lld n=%d min=%lld med=%lld max=%lld tsc_min=%lld tsc_med=%lld "
+		out("lat req_ns=%lld n=%d min=%lld med=%lld max=%lld tsc_min=%lld tsc_med=%lld "
 		    "tsc_max=%lld tsc_vs_mono=%lld",
 		    reqs[i].ns, n, mlat[i][0], mlat[i][n / 2], mlat[i][n - 1], tlat[i][0],
 		    tlat[i][n / 2], tlat[i][n - 1], maxdiff);
 	}
-	say("lat done");
+	out("lat done");
 	return 0;
 }
 

@@ -46,6 +46,8 @@
 #define NAME "timertest-musl"
 #endif
 
+#include "report.h"
+
 /* Linux i386 numbers, for the raw calls (arguments the C library would check or convert). */
 #define NR_timer_create	    259
 #define NR_timer_settime    260
@@ -62,37 +64,8 @@
 #define BAD_ADDR      ((void *)0xfffff000UL) /* above the user region */
 #define SIG	      SIGUSR1
 
-static int failures;
 static long long late_max_ns = 60 * NSEC_PER_USEC;
 static double tsc_per_ns;
-
-static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void out(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(NAME ": ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	fputc('\n', stdout);
-	fflush(stdout);
-}
-
-/* One result line: "ok what detail" or "FAIL what detail". */
-static void result(int ok, const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void result(int ok, const char *what, const char *fmt, ...)
-{
-	char detail[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	failures += !ok;
-	out("%s %s %s", ok ? "ok" : "FAIL", what, detail);
-}
 
 static long long ts_ns(const struct timespec *ts)
 {

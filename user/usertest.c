@@ -43,6 +43,8 @@
 #define NAME "usertest-musl"
 #endif
 
+#include "report.h"
+
 /*
  * Linux i386 system-call numbers, for the raw calls whose arguments the C
  * libraries would check or convert first (musl's time64 names differ).
@@ -57,21 +59,6 @@
 #define NSEC_PER_SEC  1000000000LL
 #define NSEC_PER_TICK (NSEC_PER_SEC / 100)   /* one USER_HZ tick */
 #define BAD_ADDR      ((void *)0xfffff000UL) /* above the user region */
-
-static int failures;
-
-static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void out(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(NAME ": ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	fputc('\n', stdout);
-	fflush(stdout);
-}
 
 static void check(int ok, const char *what)
 {
