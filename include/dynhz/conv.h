@@ -151,12 +151,18 @@ static inline dz_u64 dz_conv_wide_fixed(const struct dz_conv *cv, dz_u64 x, unsi
 	if (check && __builtin_expect(x > cv->fast_max, 0))
 		return dz_conv_slow(cv, x);
 #ifdef DZ_HAVE_INT128
-	dz_u128_native h = (dz_u128_native)x * cv->mul_hi;
+	/* Carries spelled out: compilers then add with immediate-zero carries. */
+	dz_u128_native ph = (dz_u128_native)x * cv->mul_hi;
+	dz_u64 l1 = (dz_u64)(((dz_u128_native)x * cv->mul_lo) >> 64);
+	dz_u64 lo = (dz_u64)ph, hi = (dz_u64)(ph >> 64);
 
-	h += (dz_u64)(((dz_u128_native)x * cv->mul_lo) >> 64);
-	if (add)
-		h += cv->add_lo;
-	return (dz_u64)(h >> t);
+	lo += l1;
+	hi += lo < l1;
+	if (add) {
+		lo += cv->add_lo;
+		hi += lo < cv->add_lo;
+	}
+	return (dz_u64)((((dz_u128_native)hi << 64) | lo) >> t);
 #else
 	dz_u64 l1, lo, hi;
 

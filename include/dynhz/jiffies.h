@@ -228,14 +228,23 @@ static inline unsigned long nsecs_to_jiffies(u64 n)
 	return (unsigned long)DZ_CONVERT(ns_to_j, n);
 }
 
+/* Results saturate at U32_MAX: saying so spares the variable build a truncation. */
 static inline unsigned int jiffies_to_msecs(const unsigned long j)
 {
-	return (unsigned int)DZ_CONVERT(j_to_ms, j);
+	u64 ms = DZ_CONVERT(j_to_ms, j);
+
+	if (ms > U32_MAX)
+		__builtin_unreachable();
+	return (unsigned int)ms;
 }
 
 static inline unsigned int jiffies_to_usecs(const unsigned long j)
 {
-	return (unsigned int)DZ_CONVERT(j_to_us, j);
+	u64 us = DZ_CONVERT(j_to_us, j);
+
+	if (us > U32_MAX)
+		__builtin_unreachable();
+	return (unsigned int)us;
 }
 
 static inline u64 jiffies_to_nsecs(const unsigned long j)
