@@ -41,10 +41,10 @@
 #endif
 #define BENCH_STR_(x) #x
 #define BENCH_STR(x)  BENCH_STR_(x)
-#define N_IN	    2048 /* inputs per array: all of them stay in L1 */
-#define PASSES	    64	 /* passes over the array per timed sample */
-#define MAX_SAMPLES 1001
-#define SEED	    0x64796e687aULL
+#define N_IN	      2048 /* inputs per array: all of them stay in L1 */
+#define PASSES	      64   /* passes over the array per timed sample */
+#define MAX_SAMPLES   1001
+#define SEED	      0x64796e687aULL
 
 static const struct conv_impl *const impls[] = { &conv_impl_var, &conv_impl_const, &conv_impl_div };
 #define N_IMPL ((int)ARRAY_SIZE(impls))
@@ -144,8 +144,8 @@ static void boot(void)
 
 		impls[k]->period(&num, &den);
 		if (impls[k]->hz() != BENCH_HZ || num != num0 || den != den0)
-			die("%s does not run at HZ %d with the period of %s", impls[k]->name, BENCH_HZ,
-			    impls[0]->name);
+			die("%s does not run at HZ %d with the period of %s", impls[k]->name,
+			    BENCH_HZ, impls[0]->name);
 	}
 }
 
