@@ -152,7 +152,7 @@ static enum hrtimer_restart hr_fn(struct hrtimer *t)
 
 static void cpu_fn(struct cpu_timer *ct, u64 now)
 {
-	struct k_itimer *k = dz_container_of(ct, struct k_itimer, ct);
+	struct k_itimer *k = container_of(ct, struct k_itimer, ct);
 
 	(void)now;
 	if (timer_fire(k))

@@ -35,6 +35,9 @@
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 #include "hrtimer-internal.h"
+#include "bits.h"
+#include "hlist.h"
+#include "rbtree.h"
 #include "timekeeping-internal.h"
 #include "tick-internal.h"
 
@@ -158,40 +161,6 @@ static void tree_remove(struct hrtimer *t)
 }
 
 /* ---- the wheel: the timers from the boundary on ---- */
-
-static inline u64 slot_bit(unsigned int s)
-{
-	return 1ULL << s;
-}
-
-/* Trailing zeros of x != 0; on i386 without libgcc's 64-bit helper. */
-static inline unsigned int ctz64(u64 x)
-{
-#if BITS_PER_LONG == 32
-	u32 lo = (u32)x;
-
-	return lo ? (unsigned int)__builtin_ctz(lo)
-		  : 32 + (unsigned int)__builtin_ctz((u32)(x >> 32));
-#else
-	return (unsigned int)__builtin_ctzll(x);
-#endif
-}
-
-static inline unsigned int msb64(u64 x)
-{
-#if BITS_PER_LONG == 32
-	u32 hi = (u32)(x >> 32);
-
-	return hi ? 63 - (unsigned int)__builtin_clz(hi) : 31 - (unsigned int)__builtin_clz((u32)x);
-#else
-	return 63 - (unsigned int)__builtin_clzll(x);
-#endif
-}
-
-static inline u64 ror64(u64 x, unsigned int n)
-{
-	return (x >> n) | (x << ((64 - n) & 63));
-}
 
 /*
  * Files t, due in unit u >= q.clk, at level n = msb(delta) / 6, in the

@@ -5,6 +5,12 @@
 
 #include <dynhz/timer.h>
 
+/* The wheel's geometry (include/dynhz/timer.h says what it means for expiries). */
+#define DZ_TIMER_WHEEL_LVL_BITS 6
+#define DZ_TIMER_WHEEL_LVL_SIZE (1U << DZ_TIMER_WHEEL_LVL_BITS)
+#define DZ_TIMER_WHEEL_LEVELS	5
+#define DZ_TIMER_WHEEL_RANGE	(1UL << (DZ_TIMER_WHEEL_LEVELS * DZ_TIMER_WHEEL_LVL_BITS))
+
 /* Starts an empty wheel at jiffies; timers still pending are dropped. */
 void dz_timers_init(void);
 

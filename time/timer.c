@@ -30,6 +30,8 @@
  */
 #include <dynhz/timer.h>
 #include "timer-internal.h"
+#include "bits.h"
+#include "hlist.h"
 #include "hrtimer-internal.h"
 #include <dynhz/jiffies.h>
 #include <dynhz/port.h>
@@ -66,29 +68,6 @@ static struct {
 	unsigned long moved, clamped;
 	unsigned int cursor; /* the next slot of old the batches empty */
 } mig;
-
-static inline u64 slot_bit(unsigned int s)
-{
-	return 1ULL << s;
-}
-
-/* Trailing zeros of x != 0; on i386 without libgcc's 64-bit helper. */
-static inline unsigned int ctz64(u64 x)
-{
-#if BITS_PER_LONG == 32
-	u32 lo = (u32)x;
-
-	return lo ? (unsigned int)__builtin_ctz(lo)
-		  : 32 + (unsigned int)__builtin_ctz((u32)(x >> 32));
-#else
-	return (unsigned int)__builtin_ctzll(x);
-#endif
-}
-
-static inline u64 ror64(u64 x, unsigned int n)
-{
-	return (x >> n) | (x << ((64 - n) & 63));
-}
 
 /* The level of a timer due delta (< DZ_TIMER_WHEEL_RANGE) jiffies after clk. */
 static inline unsigned int delta_level(unsigned long delta)
@@ -601,6 +580,8 @@ void dz_timer_stats(struct dz_timer_stats *st)
 	unsigned long flags = dz_irq_save();
 
 	*st = base.stats;
+	st->levels = LEVELS;
+	st->slots_per_level = LVL_SIZE;
 	dz_irq_restore(flags);
 }
 

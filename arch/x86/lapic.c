@@ -24,7 +24,7 @@
 #include <asm/i8254.h>
 #include <dynhz/printk.h>
 #include <dynhz/time64.h>
-#include <dynhz/wide.h>
+#include <dynhz/conv.h>
 
 #define MSR_APIC_BASE	 0x1b
 #define APIC_BASE_ENABLE (1U << 11)

@@ -4,22 +4,12 @@
  * points back at the pointer that points at it, so a node unlinks itself
  * in O(1) without knowing its head, and an array of heads (a timer wheel's
  * slots) costs one word per slot. pprev == NULL means "on no list".
+ * The core's own (the types are public: <dynhz/node.h>).
  */
-#ifndef DYNHZ_HLIST_H
-#define DYNHZ_HLIST_H
+#ifndef DYNHZ_TIME_HLIST_H
+#define DYNHZ_TIME_HLIST_H
 
-#include <dynhz/types.h>
-
-struct dz_hlist_node {
-	struct dz_hlist_node *next;
-	struct dz_hlist_node **pprev;
-};
-
-struct dz_hlist_head {
-	struct dz_hlist_node *first;
-};
-
-#define dz_container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
+#include <dynhz/node.h>
 
 static inline bool dz_hlist_unhashed(const struct dz_hlist_node *n)
 {

@@ -12,7 +12,7 @@
  * children trades places (not contents: the node is the object) with its
  * successor first.
  */
-#include <dynhz/rbtree.h>
+#include "rbtree.h"
 
 #define RED	  ((uintptr_t)1)
 #define MAX_DEPTH DZ_RB_MAX_DEPTH
