@@ -76,7 +76,19 @@ $(B)/libdynhz.a: $(LIB_OBJ)
 
 $(B)/time/%.o $(B)/lib/%.o: OBJ_CFLAGS = $(CORE_CFLAGS)
 OBJ_CFLAGS = $(HOST_CFLAGS)
-$(B)/%.o: %.c $(GEN_HDR) | $(B)/.dirs
+# A build directory remembers the compiler and flags it was built with
+# (DIR/.flags, rewritten only when they change): every object depends on
+# it, so `make CC=clang` or `make CFLAGS=-O1` rebuilds, and nothing else
+# does. $(call flags_stamp,DIR,TEXT) makes the rule.
+FORCE_FLAGS:
+define flags_stamp
+$(1)/.flags: FORCE_FLAGS
+	$$(file >$$(shell mkdir -p $(1))$(1)/.flags.tmp,$(2))
+	@cmp -s $(1)/.flags.tmp $(1)/.flags && rm -f $(1)/.flags.tmp || mv $(1)/.flags.tmp $(1)/.flags
+endef
+$(eval $(call flags_stamp,$(B),$(CC) $(HOST_CFLAGS) | $(CORE_CFLAGS) | $(LDFLAGS) | $(AR)))
+
+$(B)/%.o: %.c $(GEN_HDR) $(B)/.flags | $(B)/.dirs
 	@mkdir -p $(dir $@)
 	$(CC) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -86,7 +98,7 @@ $(B)/.dirs:
 # The constant build's conversion constants, computed by the variable core
 # of the same word size and USER_HZ (as Linux computes timeconst.h with bc).
 timeconst-gen: $(VB)/timeconst-gen
-$(VB)/timeconst-gen: host/timeconst_gen.c $(VB)/libdynhz.a
+$(VB)/timeconst-gen: host/timeconst_gen.c $(VB)/libdynhz.a $(VB)/.flags
 	$(CC) $(HOST_CFLAGS) $< $(VB)/libdynhz.a -o $@
 ifneq ($(B),$(VB))
 $(VB)/libdynhz.a: FORCE_VAR
@@ -111,11 +123,11 @@ FORCE_GEN:
 # Unit tests (cmocka).
 # The unit tests may also use the core's internal headers (time/*-internal.h).
 TEST_CFLAGS = $(HOST_CFLAGS) -Itests/unit -Itime
-$(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(B)/libdynhz.a
+$(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(B)/libdynhz.a $(B)/.flags
 	$(CC) $(TEST_CFLAGS) $< $(TEST_SUPPORT) $(B)/libdynhz.a -lcmocka $(LDFLAGS) -o $@
-$(B)/tests/panic.o: tests/unit/panic.c tests/unit/panic.h $(GEN_HDR) | $(B)/.dirs
+$(B)/tests/panic.o: tests/unit/panic.c tests/unit/panic.h $(GEN_HDR) $(B)/.flags | $(B)/.dirs
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
-$(B)/tests/ref.o: tests/unit/ref.c tests/unit/ref.h $(GEN_HDR) | $(B)/.dirs
+$(B)/tests/ref.o: tests/unit/ref.c tests/unit/ref.h $(GEN_HDR) $(B)/.flags | $(B)/.dirs
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
 unit-bins: $(UNIT_BIN)
@@ -149,7 +161,7 @@ run:
 	@bash scripts/run-kernel.sh "$(KELF)" "$(CMDLINE)" "$(INITRAMFS)"
 run-host: $(B)/tools/dynhz-demo
 	$(RUNNER) $(B)/tools/dynhz-demo "$(CMDLINE)"
-$(B)/tools/dynhz-demo: tools/demo.c $(B)/libdynhz.a
+$(B)/tools/dynhz-demo: tools/demo.c $(B)/libdynhz.a $(B)/.flags
 	$(CC) $(HOST_CFLAGS) $< $(B)/libdynhz.a $(LDFLAGS) -o $@
 
 format:

@@ -186,7 +186,7 @@ void ptimer_signals_taken(struct proc *p, u64 gone, int sig)
 
 		if (k->owner != p || !k->sigq_pending || !(gone & (1ULL << (k->signo - 1))))
 			continue;
-		timer_rearm(k, k->signo == sig && o->code == SI_TIMER && o->timerid == k->id
+		timer_rearm(k, o && k->signo == sig && o->code == SI_TIMER && o->timerid == k->id
 				       ? o
 				       : NULL);
 	}

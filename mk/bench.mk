@@ -22,12 +22,14 @@ CONV_OBJ_1G	:= $(addprefix $(BENCH_OUT)/conv-1g/,main.o kern_var.o kern_const.o 
 
 .PHONY: bench-conv
 bench-conv: $(CONV_BENCH) $(CONV_BENCH_1G)
+$(eval $(call flags_stamp,$(BENCH_OUT),$(CC) $(BENCH_CFLAGS)))
 
 $(CONV_BENCH): $(CONV_OBJ) $(VB)/libdynhz.a
 	$(CC) $(ARCH) $^ -o $@
 $(CONV_BENCH_1G): $(CONV_OBJ_1G) $(VB)/libdynhz.a
 	$(CC) $(ARCH) $^ -o $@
 
+$(CONV_OBJ) $(CONV_OBJ_1G): $(BENCH_OUT)/.flags
 $(BENCH_OUT)/conv/kern_const.o: bench/conv/kern_dynhz.c $(BENCH_TC)
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) -DCONFIG_HZ=$(BENCH_HZ) -I$(BENCH_CONST)/gen -MMD -MP -c $< -o $@

@@ -44,6 +44,25 @@ static inline void dz_hlist_del_init(struct dz_hlist_node *n)
 	n->pprev = NULL;
 }
 
+/*
+ * Unlinks and returns the first node of h, NULL when h is empty: the loops
+ * that empty a list take nodes from its head, which they know, rather than
+ * through the nodes' back pointers.
+ */
+static inline struct dz_hlist_node *dz_hlist_pop(struct dz_hlist_head *h)
+{
+	struct dz_hlist_node *n = h->first;
+
+	if (n) {
+		h->first = n->next;
+		if (n->next)
+			n->next->pprev = &h->first;
+		n->next = NULL;
+		n->pprev = NULL;
+	}
+	return n;
+}
+
 /* Is n the only node of h? */
 static inline bool dz_hlist_is_singular_node(const struct dz_hlist_node *n,
 					     const struct dz_hlist_head *h)

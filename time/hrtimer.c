@@ -235,11 +235,10 @@ static void process_unit(u64 u)
 
 			if (q.map[lvl] & slot_bit(s)) {
 				take_slot(lvl, s, &work);
-				while (!dz_hlist_empty(&work)) {
-					struct hrtimer *t = timer_of_list(work.first);
+				for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));) {
+					struct hrtimer *t = timer_of_list(l);
 
 					check_timer(t);
-					dz_hlist_del_init(&t->_node.list);
 					wheel_enqueue(t, (u64)timer_key(t) >> UNIT_SHIFT);
 				}
 			}
@@ -250,11 +249,10 @@ static void process_unit(u64 u)
 	q.clk = u + 1;
 	if (q.map[0] & slot_bit(s0)) {
 		take_slot(0, s0, &work);
-		while (!dz_hlist_empty(&work)) {
-			struct hrtimer *t = timer_of_list(work.first);
+		for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));) {
+			struct hrtimer *t = timer_of_list(l);
 
 			check_timer(t);
-			dz_hlist_del_init(&t->_node.list);
 			tree_insert(t);
 		}
 	}
@@ -686,10 +684,9 @@ static void refile(bool (*take)(struct hrtimer *))
 	 */
 	dz_rb_drain(&q.tree, onto_list, &keep);
 	q.first = NULL;
-	while (!dz_hlist_empty(&keep)) {
-		struct hrtimer *t = timer_of_list(keep.first);
+	for (struct dz_hlist_node *l; (l = dz_hlist_pop(&keep));) {
+		struct hrtimer *t = timer_of_list(l);
 
-		dz_hlist_del_init(&t->_node.list);
 		take(t);
 		dz_hlist_add_head(&t->_node.list, &work);
 	}
@@ -706,10 +703,9 @@ static void refile(bool (*take)(struct hrtimer *))
 			}
 		}
 	}
-	while (!dz_hlist_empty(&work)) {
-		struct hrtimer *t = timer_of_list(work.first);
+	for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));) {
+		struct hrtimer *t = timer_of_list(l);
 
-		dz_hlist_del_init(&t->_node.list);
 		file(t, timer_key(t));
 	}
 }
@@ -796,10 +792,9 @@ void dz_hrtimers_init(void)
 	/* Timers of an earlier boot become plain not-queued timers. */
 	dz_rb_drain(&q.tree, forget, NULL);
 	for (unsigned int i = 0; i < SLOTS; i++)
-		while (!dz_hlist_empty(&q.slot[i])) {
-			struct hrtimer *t = timer_of_list(q.slot[i].first);
+		for (struct dz_hlist_node *l; (l = dz_hlist_pop(&q.slot[i]));) {
+			struct hrtimer *t = timer_of_list(l);
 
-			dz_hlist_del_init(&t->_node.list);
 			t->_state = ON_NOTHING;
 		}
 	for (unsigned int lvl = 0; lvl < LEVELS; lvl++)

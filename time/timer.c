@@ -262,10 +262,9 @@ static void expire(unsigned long now)
 		return;
 	base.map[0] &= ~slot_bit(s);
 	dz_hlist_move_list(&base.slot[s], &work);
-	while (!dz_hlist_empty(&work)) {
-		struct timer_list *t = dz_container_of(work.first, struct timer_list, entry);
+	for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));) {
+		struct timer_list *t = dz_container_of(l, struct timer_list, entry);
 
-		dz_hlist_del_init(&t->entry);
 		base.stats.pending--;
 		base.stats.expired++;
 		check_not_early(t, now);
@@ -281,10 +280,9 @@ static void cascade(struct timer_base *b, unsigned int lvl, unsigned int s)
 
 	b->map[lvl] &= ~slot_bit(s);
 	dz_hlist_move_list(&b->slot[lvl * LVL_SIZE + s], &work);
-	while (!dz_hlist_empty(&work)) {
-		struct timer_list *t = dz_container_of(work.first, struct timer_list, entry);
+	for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));) {
+		struct timer_list *t = dz_container_of(l, struct timer_list, entry);
 
-		dz_hlist_del_init(&t->entry);
 		wheel_enqueue(b, t);
 		base.stats.cascaded++;
 	}
@@ -298,7 +296,6 @@ static void migrate(struct timer_list *t)
 {
 	unsigned long j = mig.info.jiffies, left = t->expires - j;
 
-	dz_hlist_del_init(&t->entry);
 	if ((long)left > 0) {
 		unsigned long now_left = dz_retune_jiffies(&mig.info, left);
 
@@ -320,8 +317,8 @@ static void migrate_due(unsigned long now)
 		return;
 	old.map[0] &= ~slot_bit(s);
 	dz_hlist_move_list(&old.slot[s], &work);
-	while (!dz_hlist_empty(&work))
-		migrate(dz_container_of(work.first, struct timer_list, entry));
+	for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));)
+		migrate(dz_container_of(l, struct timer_list, entry));
 }
 
 /* Processes jiffy now == b->clk: the new wheel runs its timers, the old moves them. */
@@ -660,10 +657,10 @@ bool dz_timers_migrate(unsigned int max, unsigned long *moved, unsigned long *cl
 	 * already passed, so an empty sweep ends only on an empty wheel.
 	 */
 	while (mig.on && max) {
-		struct dz_hlist_head *h = &old.slot[mig.cursor];
+		struct dz_hlist_node *l = dz_hlist_pop(&old.slot[mig.cursor]);
 
-		if (!dz_hlist_empty(h)) {
-			migrate(dz_container_of(h->first, struct timer_list, entry));
+		if (l) {
+			migrate(dz_container_of(l, struct timer_list, entry));
 			max--;
 			continue;
 		}
@@ -695,14 +692,10 @@ void dz_timers_init(void)
 
 	/* Timers of an earlier boot become plain not-pending timers. */
 	for (unsigned int i = 0; i < SLOTS; i++) {
-		while (!dz_hlist_empty(&base.slot[i])) {
-			struct dz_hlist_node *n = base.slot[i].first;
-
+		for (struct dz_hlist_node *n; (n = dz_hlist_pop(&base.slot[i]));)
 			dz_timer_note_ran(dz_container_of(n, struct timer_list, entry));
-			dz_hlist_del_init(n);
-		}
-		while (!dz_hlist_empty(&old.slot[i]))
-			dz_hlist_del_init(old.slot[i].first);
+		while (dz_hlist_pop(&old.slot[i]))
+			;
 	}
 	for (unsigned int lvl = 0; lvl < LEVELS; lvl++) {
 		base.map[lvl] = 0;
