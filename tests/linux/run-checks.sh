@@ -78,6 +78,8 @@ if ! grep -q ' /dev/pts ' /proc/mounts; then
 	mount -t devpts devpts /dev/pts 2>/dev/null
 fi
 mkdir -p /tmp
+# The loopback interface, down after boot: hzcheck's UDP and TCP checks.
+$bb ip link set lo up 2>/dev/null || $bb ifconfig lo 127.0.0.1 up 2>/dev/null
 
 # The table: name, time limit in guest seconds, arguments. Limits are
 # about three times what the program takes under QEMU (idle time costs no
