@@ -4,6 +4,14 @@
 # tests/linux/run-checks.sh; the contract between them is at its top and in
 # docs/LINUX.md, "User-space checks".
 #
+# lc_cc ARCH: the C compiler command for static programs of ARCH (x86_64:
+#   gcc; arm64: aarch64-linux-gnu-gcc, or clang --target=aarch64-linux-gnu
+#   with lld when the cross gcc is missing: Debian 12's gcc-multilib, which
+#   the reference kernel's -m32 build needs, and gcc-aarch64-linux-gnu
+#   conflict, and each apt-get install of one removes the other, while
+#   clang only needs libc6-dev-arm64-cross and libgcc-12-dev-arm64-cross);
+#   fails with one line on stderr when there is none.
+#
 # lc_cmdline HZ [ITEMS]: the command-line words that make a boot run the
 #   checks: "hz=HZ check=ITEMS" (ITEMS: hzcheck by default). Stock Linux
 #   ignores hz= and hands it to init, where run-checks reads it as the HZ
@@ -18,6 +26,28 @@
 #   (the guest crashed, hung or was cut by the timeout). hzcheck's FAIL
 #   lines and a failed selftest's last lines go to stderr. Returns 1 when
 #   anything failed.
+
+lc_cc() {
+	case $1 in
+	x86_64) echo gcc ;;
+	arm64)
+		if command -v aarch64-linux-gnu-gcc >/dev/null; then
+			echo aarch64-linux-gnu-gcc
+		elif command -v clang >/dev/null && command -v ld.lld >/dev/null &&
+			[ -f /usr/aarch64-linux-gnu/lib/libc.a ] && [ -d /usr/lib/gcc-cross/aarch64-linux-gnu ]; then
+			echo "clang --target=aarch64-linux-gnu -fuse-ld=lld"
+		else
+			echo "linux-checks: no arm64 C compiler (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross," \
+				"or clang lld libc6-dev-arm64-cross libgcc-12-dev-arm64-cross)" >&2
+			return 1
+		fi
+		;;
+	*)
+		echo "linux-checks: unknown ARCH '$1' (x86_64 or arm64)" >&2
+		return 1
+		;;
+	esac
+}
 
 lc_cmdline() {
 	local words="hz=$1 check=${2:-hzcheck}"

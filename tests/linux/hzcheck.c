@@ -519,8 +519,9 @@ static const struct sysctl sysctls[] = {
 	{ "/proc/sys/net/ipv4/neigh/default/gc_interval", SECS, 30, 1, 0 },
 };
 
-/* What stock Linux shows for j jiffies in the unit (exact: Linux's
- * conversions at its own HZ), and how far a port may be from it: nothing
+/* What stock Linux shows for j jiffies in the unit (Linux's conversions:
+ * jiffies_to_clock_t by TICK_NSEC, jiffies_to_msecs by the nominal HZ),
+ * and how far a port may be from it: nothing
  * for whole seconds and raw jiffies, one tick in the unit (rounded up)
  * where the conversion itself rounds (1000 ms at HZ 333 is 333 jiffies,
  * 999.999 ms: Linux shows 1000, rounding up; a port exact for TICK_NSEC may
@@ -537,8 +538,9 @@ static long long shown(enum unit u, long long j, long long *tol)
 		*tol = tick_in(user_hz);
 		return j * tick_ns / (NSEC_PER_SEC / user_hz);
 	case MSECS:
+		/* jiffies_to_msecs: j * 1000 / HZ rounded up (nominal HZ). */
 		*tol = tick_in(1000);
-		return (j * tick_ns + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC;
+		return (j * 1000 + hz - 1) / hz;
 	case MSSLICE:
 		/* sched_rr_timeslice_ms: about 100 ms within a tick (stock 6.1
 		 * shows (1000 * RR_TIMESLICE) / HZ: 100 at HZ 100, 250, 300 and

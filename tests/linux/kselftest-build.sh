@@ -1,7 +1,8 @@
 #!/bin/bash
 # Linux's timer selftests built for the Linux port's guests (issue 29,
 # item 6): every program of tools/testing/selftests/timers, static, for
-# x86_64 (gcc) and arm64 (aarch64-linux-gnu-gcc, libc6-dev-arm64-cross).
+# x86_64 (gcc) and arm64 (aarch64-linux-gnu-gcc, or clang: lc_cc in
+# tests/linux/checks-lib.sh).
 #
 #	tests/linux/kselftest-build.sh ARCH...   (x86_64, arm64; both when none)
 #
@@ -21,6 +22,7 @@
 # sources or the compiler cannot be had, or a program failed to build.
 cd "$(dirname "$0")/../.." || exit 1
 set -o pipefail
+source tests/linux/checks-lib.sh
 [ $# -gt 0 ] || set -- x86_64 arm64
 
 sel=$(bash tests/kselftest/fetch.sh) || {
@@ -30,18 +32,7 @@ sel=$(bash tests/kselftest/fetch.sh) || {
 src=$sel/timers
 rc=0
 for arch in "$@"; do
-	case $arch in
-	x86_64) cc=gcc ;;
-	arm64) cc=aarch64-linux-gnu-gcc ;;
-	*)
-		echo "linux-kselftest: unknown ARCH '$arch' (x86_64 or arm64)" >&2
-		exit 1
-		;;
-	esac
-	if ! command -v "$cc" >/dev/null; then
-		echo "linux-kselftest: no $cc (apt-get install $([ "$arch" = arm64 ] && echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross || echo gcc))" >&2
-		exit 1
-	fi
+	read -ra cc <<<"$(lc_cc "$arch")" && [ ${#cc[@]} -gt 0 ] || exit 1
 	bin=build/linux-kselftest/$arch
 	mkdir -p "$bin"
 	pids=() names=() failed=() n=0
@@ -51,7 +42,7 @@ for arch in "$@"; do
 		[ "$bin/$p" -nt "$c" ] && [ "$bin/$p" -nt "$sel/kselftest.h" ] && continue
 		extra=()
 		[ "$p" = valid-adjtimex ] && extra=(-Dclock_adjtime=ksft_clock_adjtime)
-		"$cc" -static -O3 -Wl,-no-as-needed -Wall "${extra[@]}" "$c" -o "$bin/$p" \
+		"${cc[@]}" -static -O3 -Wl,-no-as-needed -Wall "${extra[@]}" "$c" -o "$bin/$p" \
 			-lrt -lpthread -lm >"$bin/$p.log" 2>&1 &
 		pids+=($!) names+=("$p")
 		if [ ${#pids[@]} -ge "$(nproc)" ]; then

@@ -7,26 +7,20 @@
 #
 # Makes build/linux-payload/ARCH/, laid out as the guest's root:
 #     sbin/run-checks          tests/linux/run-checks.sh
-#     sbin/hzcheck             tests/linux/hzcheck.c, static (gcc, or
-#                              aarch64-linux-gnu-gcc for arm64), -Wall -Wextra -Werror
+#     sbin/hzcheck             tests/linux/hzcheck.c, static (lc_cc of
+#                              tests/linux/checks-lib.sh), -Wall -Wextra -Werror
 #     kselftest/timers/PROG    every program tests/linux/kselftest-build.sh built
 # for scripts/linux/initramfs.sh ARCH OUT.cpio build/linux-payload/ARCH.
 # Prints the directory, one line per ARCH; fails with one line on stderr.
 cd "$(dirname "$0")/../.." || exit 1
+source tests/linux/checks-lib.sh
 [ $# -gt 0 ] || set -- x86_64 arm64
 for arch in "$@"; do
-	case $arch in
-	x86_64) cc=gcc ;;
-	arm64) cc=aarch64-linux-gnu-gcc ;;
-	*)
-		echo "linux-payload: unknown ARCH '$arch' (x86_64 or arm64)" >&2
-		exit 1
-		;;
-	esac
+	read -ra cc <<<"$(lc_cc "$arch")" && [ ${#cc[@]} -gt 0 ] || exit 1
 	dir=build/linux-payload/$arch
 	rm -rf "$dir"
 	mkdir -p "$dir/sbin" "$dir/kselftest/timers"
-	if ! "$cc" -static -O2 -Wall -Wextra -Werror -o "$dir/sbin/hzcheck" tests/linux/hzcheck.c \
+	if ! "${cc[@]}" -static -O2 -Wall -Wextra -Werror -o "$dir/sbin/hzcheck" tests/linux/hzcheck.c \
 		-lpthread -lrt >"$dir.hzcheck.log" 2>&1; then
 		echo "linux-payload: $arch: hzcheck does not build: $(grep -m1 -E 'error|warning' "$dir.hzcheck.log")" >&2
 		exit 1
