@@ -105,6 +105,21 @@ int dz_clockevents_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	return 0;
 }
 
+int dz_clockevents_tick_period(struct clock_event_device *dev, unsigned int hz,
+			       struct dz_tick_period *period)
+{
+	int err;
+
+	if (!(dev->features & CLOCK_EVT_FEAT_PERIODIC) || !dev->tick_period)
+		return -DZ_ENOSYS;
+	period->num = 0;
+	period->den = 0;
+	err = dev->tick_period(dev, hz, period);
+	if (!err && (!period->num || !period->den))
+		err = -DZ_EINVAL;
+	return err;
+}
+
 int dz_clockevents_program_ns(struct clock_event_device *dev, u64 delta_ns)
 {
 	int err;

@@ -146,6 +146,18 @@ static struct u192 u192_div(struct u192 a, u64_t d, u64_t *rem)
 
 	if (d <= 0xffffffffULL)
 		return u192_div_small(a, d, rem);
+#ifdef DZ_HAVE_INT128
+	/* Three 128-by-64-bit steps (the remainder stays below d, so each quotient fits). */
+	for (int i = 2; i >= 0; i--) {
+		dz_u128_native cur = ((dz_u128_native)r << 64) | a.w[i];
+
+		q.w[i] = (u64_t)(cur / d);
+		r = (u64_t)(cur % d);
+	}
+	if (rem)
+		*rem = r;
+	return q;
+#endif
 	while (top >= 0 && !u192_bit(&a, (unsigned int)top))
 		top--;
 	for (int i = top; i >= 0; i--) {
