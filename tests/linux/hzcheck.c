@@ -98,8 +98,8 @@
 
 static long hz;
 static long user_hz = 100;
-static long long tick_ns;    /* TICK_NSEC: the length of a jiffy */
-static long long demand_ns;  /* --demand-ns */
+static long long tick_ns;   /* TICK_NSEC: the length of a jiffy */
+static long long demand_ns; /* --demand-ns */
 static long long late_ns = 50 * NSEC_PER_MSEC;
 static int no_write;
 static const char *only;
@@ -129,7 +129,8 @@ static int wanted(const char *name)
 	return 0;
 }
 
-static void check(int ok, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void check(int ok, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void check(int ok, const char *name, const char *fmt, ...)
 {
 	char detail[400];
@@ -248,8 +249,8 @@ static long tick_in(long per_sec)
 /* ---- rates: sampled at the start and at the end of the run ---- */
 
 struct cpuline {
-	long long sum, busy;	/* all fields; user + nice + system + irq + softirq */
-	int nonzero;		/* fields not 0: each one's truncation costs up to 1 */
+	long long sum, busy; /* all fields; user + nice + system + irq + softirq */
+	int nonzero;	     /* fields not 0: each one's truncation costs up to 1 */
 };
 
 struct sample {
@@ -340,10 +341,14 @@ static void check_clktck(void)
 	long khz;
 
 	if (wanted("clktck")) {
-		check(at == (unsigned long)user_hz, "clktck-auxv", at == (unsigned long)user_hz ? "AT_CLKTCK %lu" :
-		      "AT_CLKTCK %lu, want USER_HZ %ld", at, user_hz);
-		check(sc == user_hz, "clktck-sysconf", sc == user_hz ? "sysconf(_SC_CLK_TCK) %ld" :
-		      "sysconf(_SC_CLK_TCK) %ld, want USER_HZ %ld", sc, user_hz);
+		check(at == (unsigned long)user_hz, "clktck-auxv",
+		      at == (unsigned long)user_hz ? "AT_CLKTCK %lu"
+						   : "AT_CLKTCK %lu, want USER_HZ %ld",
+		      at, user_hz);
+		check(sc == user_hz, "clktck-sysconf",
+		      sc == user_hz ? "sysconf(_SC_CLK_TCK) %ld"
+				    : "sysconf(_SC_CLK_TCK) %ld, want USER_HZ %ld",
+		      sc, user_hz);
 	}
 	if (!wanted("kernel-hz"))
 		return;
@@ -351,8 +356,10 @@ static void check_clktck(void)
 	if (read_long("/proc/sys/kernel/hz", &khz))
 		skip("kernel-hz", "no /proc/sys/kernel/hz (stock Linux: HZ is CONFIG_HZ)");
 	else
-		check(khz == hz, "kernel-hz", khz == hz ? "/proc/sys/kernel/hz %ld" :
-		      "/proc/sys/kernel/hz %ld, want %ld (--hz)", khz, hz);
+		check(khz == hz, "kernel-hz",
+		      khz == hz ? "/proc/sys/kernel/hz %ld"
+				: "/proc/sys/kernel/hz %ld, want %ld (--hz)",
+		      khz, hz);
 }
 
 static void check_getres(void)
@@ -360,7 +367,8 @@ static void check_getres(void)
 	static const struct {
 		clockid_t id;
 		const char *name;
-	} coarse[] = { { CLOCK_MONOTONIC_COARSE, "MONOTONIC_COARSE" }, { CLOCK_REALTIME_COARSE, "REALTIME_COARSE" } };
+	} coarse[] = { { CLOCK_MONOTONIC_COARSE, "MONOTONIC_COARSE" },
+		       { CLOCK_REALTIME_COARSE, "REALTIME_COARSE" } };
 	struct timespec ts;
 	long long lib, sys;
 	unsigned i;
@@ -377,13 +385,15 @@ static void check_getres(void)
 		sys = syscall(SYS_clock_getres, coarse[i].id, &ts) ? -1 : ts_ns(&ts);
 		snprintf(name, sizeof(name), "coarse-res-%s", coarse[i].name);
 		check(lib == tick_ns && sys == tick_ns, name,
-		      lib == tick_ns && sys == tick_ns ? "%lld ns (vDSO and system call)" :
-		      "vDSO %lld ns, system call %lld ns, want TICK_NSEC %lld", lib, sys, tick_ns);
+		      lib == tick_ns && sys == tick_ns
+			      ? "%lld ns (vDSO and system call)"
+			      : "vDSO %lld ns, system call %lld ns, want TICK_NSEC %lld",
+		      lib, sys, tick_ns);
 	}
 	/* The fine clocks: 1 ns with high-resolution timers, else the tick. */
 	lib = clock_getres(CLOCK_MONOTONIC, &ts) ? -1 : ts_ns(&ts);
-	check(lib == 1 || lib == tick_ns, "hres-res",
-	      "CLOCK_MONOTONIC resolution %lld ns%s", lib, lib == 1 || lib == tick_ns ? "" : ", want 1 or TICK_NSEC");
+	check(lib == 1 || lib == tick_ns, "hres-res", "CLOCK_MONOTONIC resolution %lld ns%s", lib,
+	      lib == 1 || lib == tick_ns ? "" : ", want 1 or TICK_NSEC");
 }
 
 /* adjtimex's tick is the length of a USER_HZ tick in us (tick_usec,
@@ -399,8 +409,8 @@ static void check_adjtimex(void)
 		check(0, "adjtimex-tick", "adjtimex: %s", strerror(errno));
 		return;
 	}
-	check(tx.tick == want, "adjtimex-tick", tx.tick == want ? "tick %ld us" : "tick %ld us, want %ld (1/USER_HZ)",
-	      tx.tick, want);
+	check(tx.tick == want, "adjtimex-tick",
+	      tx.tick == want ? "tick %ld us" : "tick %ld us, want %ld (1/USER_HZ)", tx.tick, want);
 }
 
 static void check_uptime_sysinfo(void)
@@ -436,8 +446,9 @@ static void check_uptime_sysinfo(void)
 			sscanf(sbuf, "cpu %*d %*d %*d %lld", &stat_idle);
 		/* The idle field is in USER_HZ; /proc/uptime's in 1/100 s. */
 		stat_idle = stat_idle * 100 / user_hz;
-		check(stat_idle - idle_c >= -1 && stat_idle - idle_c <= 4 + tick_in(100), "uptime-idle",
-		      "/proc/uptime idle %lu.%02lu s, /proc/stat idle %lld/100 s", idi, idf, stat_idle);
+		check(stat_idle - idle_c >= -1 && stat_idle - idle_c <= 4 + tick_in(100),
+		      "uptime-idle", "/proc/uptime idle %lu.%02lu s, /proc/stat idle %lld/100 s",
+		      idi, idf, stat_idle);
 	}
 	/* sysinfo's uptime: CLOCK_BOOTTIME's seconds, rounded up. */
 	s0 = (long)((clock_ns(CLOCK_BOOTTIME) + NSEC_PER_SEC - 1) / NSEC_PER_SEC);
@@ -446,8 +457,8 @@ static void check_uptime_sysinfo(void)
 		return;
 	}
 	s1 = (long)((clock_ns(CLOCK_BOOTTIME) + NSEC_PER_SEC - 1) / NSEC_PER_SEC);
-	check(si.uptime >= s0 && si.uptime <= s1, "sysinfo-uptime", "%ld s, CLOCK_BOOTTIME rounded up %ld..%ld s",
-	      si.uptime, s0, s1);
+	check(si.uptime >= s0 && si.uptime <= s1, "sysinfo-uptime",
+	      "%ld s, CLOCK_BOOTTIME rounded up %ld..%ld s", si.uptime, s0, s1);
 }
 
 /* btime: the time of boot in seconds, CLOCK_REALTIME - CLOCK_BOOTTIME. */
@@ -465,7 +476,8 @@ static void check_btime(void)
 		check(0, "btime", "no btime line in /proc/stat");
 		return;
 	}
-	check(btime >= want - 1 && btime <= want + 1, "btime", "btime %lld, realtime - boottime %lld s", btime, want);
+	check(btime >= want - 1 && btime <= want + 1, "btime",
+	      "btime %lld, realtime - boottime %lld s", btime, want);
 }
 
 /* ---- sysctls kept in jiffies ---- */
@@ -481,32 +493,34 @@ enum unit {
 struct sysctl {
 	const char *path;
 	enum unit unit;
-	long long jiffies_num, jiffies_den; /* the default is num * HZ / den jiffies (integer division) */
-	long write;			    /* a value to write and read back (0: none) */
+	long long jiffies_num,
+		jiffies_den; /* the default is num * HZ / den jiffies (integer division) */
+	long write;	     /* a value to write and read back (0: none) */
 };
 
 /* Linux 6.1's defaults, from the sources named. */
 static const struct sysctl sysctls[] = {
-	{ "/proc/sys/kernel/printk_ratelimit", SECS, 5, 1, 7 },		  /* kernel/printk: 5 * HZ */
-	{ "/proc/sys/vm/stat_interval", SECS, 1, 1, 3 },		  /* mm/vmstat.c: HZ */
-	{ "/proc/sys/kernel/sched_rr_timeslice_ms", MSSLICE, 1, 10, 0 }, /* RR_TIMESLICE = 100 * HZ / 1000 */
-	{ "/proc/sys/net/core/message_cost", SECS, 5, 1, 7 },		  /* net/core/utils.c: 5 * HZ */
-	{ "/proc/sys/net/ipv4/ipfrag_time", SECS, 30, 1, 0 },		  /* IP_FRAG_TIME */
+	{ "/proc/sys/kernel/printk_ratelimit", SECS, 5, 1, 7 }, /* kernel/printk: 5 * HZ */
+	{ "/proc/sys/vm/stat_interval", SECS, 1, 1, 3 },	/* mm/vmstat.c: HZ */
+	{ "/proc/sys/kernel/sched_rr_timeslice_ms", MSSLICE, 1, 10,
+	  0 },						      /* RR_TIMESLICE = 100 * HZ / 1000 */
+	{ "/proc/sys/net/core/message_cost", SECS, 5, 1, 7 }, /* net/core/utils.c: 5 * HZ */
+	{ "/proc/sys/net/ipv4/ipfrag_time", SECS, 30, 1, 0 }, /* IP_FRAG_TIME */
 	{ "/proc/sys/net/ipv4/inet_peer_minttl", SECS, 120, 1, 0 },
 	{ "/proc/sys/net/ipv4/inet_peer_maxttl", SECS, 600, 1, 0 },
 	{ "/proc/sys/net/ipv4/tcp_keepalive_time", SECS, 7200, 1, 0 },
 	{ "/proc/sys/net/ipv4/tcp_keepalive_intvl", SECS, 75, 1, 0 },
 	{ "/proc/sys/net/ipv4/tcp_fin_timeout", SECS, 60, 1, 0 },
-	{ "/proc/sys/net/ipv4/icmp_ratelimit", MSECS, 1, 1, 37 },	  /* 1 * HZ */
-	{ "/proc/sys/net/ipv4/tcp_invalid_ratelimit", MSECS, 1, 2, 0 },	  /* HZ / 2 */
-	{ "/proc/sys/net/ipv4/route/gc_timeout", SECS, 300, 1, 0 },	  /* RT_GC_TIMEOUT */
+	{ "/proc/sys/net/ipv4/icmp_ratelimit", MSECS, 1, 1, 37 },	/* 1 * HZ */
+	{ "/proc/sys/net/ipv4/tcp_invalid_ratelimit", MSECS, 1, 2, 0 }, /* HZ / 2 */
+	{ "/proc/sys/net/ipv4/route/gc_timeout", SECS, 300, 1, 0 },	/* RT_GC_TIMEOUT */
 	{ "/proc/sys/net/ipv4/route/gc_interval", SECS, 60, 1, 0 },
-	{ "/proc/sys/net/ipv4/route/gc_min_interval", SECS, 1, 2, 0 },	  /* HZ / 2: shows 0 */
+	{ "/proc/sys/net/ipv4/route/gc_min_interval", SECS, 1, 2, 0 }, /* HZ / 2: shows 0 */
 	{ "/proc/sys/net/ipv4/route/gc_min_interval_ms", MSECS, 1, 2, 0 },
 	{ "/proc/sys/net/ipv4/route/mtu_expires", SECS, 600, 1, 0 },
-	{ "/proc/sys/net/ipv4/route/error_cost", RAW, 1, 1, 0 },	  /* HZ, shown as is */
-	{ "/proc/sys/net/ipv4/route/error_burst", RAW, 5, 1, 0 },	  /* 5 * HZ */
-	{ "/proc/sys/net/ipv4/route/redirect_load", RAW, 1, 50, 0 },	  /* HZ / 50 */
+	{ "/proc/sys/net/ipv4/route/error_cost", RAW, 1, 1, 0 },	       /* HZ, shown as is */
+	{ "/proc/sys/net/ipv4/route/error_burst", RAW, 5, 1, 0 },	       /* 5 * HZ */
+	{ "/proc/sys/net/ipv4/route/redirect_load", RAW, 1, 50, 0 },	       /* HZ / 50 */
 	{ "/proc/sys/net/ipv4/neigh/default/retrans_time", USERHZ, 1, 1, 37 }, /* net/ipv4/arp.c */
 	{ "/proc/sys/net/ipv4/neigh/default/retrans_time_ms", MSECS, 1, 1, 37 },
 	{ "/proc/sys/net/ipv4/neigh/default/base_reachable_time", SECS, 30, 1, 7 },
@@ -571,8 +585,8 @@ static void check_sysctls(void)
 			continue;
 		}
 		want = shown(s->unit, j, &tol);
-		check(v >= want - tol && v <= want + tol, name, tol ? "%ld, want %lld +-%lld" : "%ld, want %lld", v, want,
-		      tol);
+		check(v >= want - tol && v <= want + tol, name,
+		      tol ? "%ld, want %lld +-%lld" : "%ld, want %lld", v, want, tol);
 		if (!s->write || no_write)
 			continue;
 		/* A write converts to jiffies, a read back converts again: whole
@@ -587,11 +601,13 @@ static void check_sysctls(void)
 		switch (s->unit) {
 		case USERHZ:
 			check(back <= s->write && back >= s->write - tick_in(user_hz), name,
-			      "wrote %ld, read %ld (want %ld - 1 tick .. %ld)", s->write, back, s->write, s->write);
+			      "wrote %ld, read %ld (want %ld - 1 tick .. %ld)", s->write, back,
+			      s->write, s->write);
 			break;
 		case MSECS:
 			check(back >= s->write && back <= s->write + tick_in(1000), name,
-			      "wrote %ld, read %ld (want %ld .. %ld + 1 tick)", s->write, back, s->write, s->write);
+			      "wrote %ld, read %ld (want %ld .. %ld + 1 tick)", s->write, back,
+			      s->write, s->write);
 			break;
 		default:
 			check(back == s->write, name, "wrote %ld, read %ld", s->write, back);
@@ -628,18 +644,22 @@ static void check_sockopts(void)
 			long long set = timeouts_ms[i] * 1000, got;
 
 			len = sizeof(back);
-			if (setsockopt(u, SOL_SOCKET, o, &tv, sizeof(tv)) || getsockopt(u, SOL_SOCKET, o, &back, &len)) {
-				check(0, opt ? "sockopt-sndtimeo" : "sockopt-rcvtimeo", "%s", strerror(errno));
+			if (setsockopt(u, SOL_SOCKET, o, &tv, sizeof(tv)) ||
+			    getsockopt(u, SOL_SOCKET, o, &back, &len)) {
+				check(0, opt ? "sockopt-sndtimeo" : "sockopt-rcvtimeo", "%s",
+				      strerror(errno));
 				bad = -1;
 				break;
 			}
 			got = back.tv_sec * 1000000LL + back.tv_usec;
-			p += snprintf(p, (size_t)(vals + sizeof(vals) - p), " %ld:%lld", timeouts_ms[i] * 1000, got);
+			p += snprintf(p, (size_t)(vals + sizeof(vals) - p), " %ld:%lld",
+				      timeouts_ms[i] * 1000, got);
 			bad |= got < set || got >= set + tick_in(1000000);
 		}
 		if (bad >= 0)
 			check(!bad, opt ? "sockopt-sndtimeo" : "sockopt-rcvtimeo",
-			      "set:read us%s%s", vals, bad ? " (want each read >= set, < set + 1 tick)" : "");
+			      "set:read us%s%s", vals,
+			      bad ? " (want each read >= set, < set + 1 tick)" : "");
 	}
 	close(u);
 
@@ -669,11 +689,13 @@ static void check_sockopts(void)
 			if (setsockopt(t, secs[i].level, secs[i].opt, &seven, sizeof(seven)) ||
 			    getsockopt(t, secs[i].level, secs[i].opt, &v, &len))
 				v = -errno;
-			p += snprintf(p, (size_t)(vals + sizeof(vals) - p), " %s %d", secs[i].name, v);
+			p += snprintf(p, (size_t)(vals + sizeof(vals) - p), " %s %d", secs[i].name,
+				      v);
 			bad |= v != 7;
 		}
 		len = sizeof(lb);
-		if (setsockopt(t, SOL_SOCKET, SO_LINGER, &l, sizeof(l)) || getsockopt(t, SOL_SOCKET, SO_LINGER, &lb, &len))
+		if (setsockopt(t, SOL_SOCKET, SO_LINGER, &l, sizeof(l)) ||
+		    getsockopt(t, SOL_SOCKET, SO_LINGER, &lb, &len))
 			lb.l_linger = -errno;
 		p += snprintf(p, (size_t)(vals + sizeof(vals) - p), " SO_LINGER %d", lb.l_linger);
 		bad |= lb.l_linger != 7;
@@ -690,8 +712,10 @@ static void check_sockopts(void)
 		if (getsockopt(t, IPPROTO_TCP, TCP_INFO, &ti, &len))
 			check(0, "sockopt-tcp-rto", "TCP_INFO: %s", strerror(errno));
 		else
-			check(ti.tcpi_rto >= 1000000 - tol && ti.tcpi_rto <= 1000000 + tol, "sockopt-tcp-rto",
-			      "tcpi_rto of a new socket %u us, want 1000000 +-%lld (1 tick)", ti.tcpi_rto, tol);
+			check(ti.tcpi_rto >= 1000000 - tol && ti.tcpi_rto <= 1000000 + tol,
+			      "sockopt-tcp-rto",
+			      "tcpi_rto of a new socket %u us, want 1000000 +-%lld (1 tick)",
+			      ti.tcpi_rto, tol);
 	}
 	close(t);
 }
@@ -699,7 +723,8 @@ static void check_sockopts(void)
 /* A connected loopback TCP pair; -1 when the kernel has no INET. */
 static int tcp_pair(int *a, int *b)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(sa);
 	int l = socket(AF_INET, SOCK_STREAM, 0);
 
@@ -740,7 +765,8 @@ static void check_tcp_timers(void)
 		skip("tcp", "no loopback TCP connection: %s", strerror(errno));
 		return;
 	}
-	if (write(a, "x", 1) != 1 || read(b, &ti, 1) != 1 || getsockopt(a, IPPROTO_TCP, TCP_INFO, &ti, &len))
+	if (write(a, "x", 1) != 1 || read(b, &ti, 1) != 1 ||
+	    getsockopt(a, IPPROTO_TCP, TCP_INFO, &ti, &len))
 		check(0, "tcp-rto", "write, read or TCP_INFO: %s", strerror(errno));
 	else
 		/* srtt / 8 + rttvar with rttvar at least TCP_RTO_MIN: the RTT
@@ -785,15 +811,20 @@ static void check_tcp_timers(void)
 			}
 		}
 		if (!found) {
-			check(0, "tcp-keepalive-timer", "no line for local port %d in /proc/net/tcp", ntohs(sa.sin_port));
+			check(0, "tcp-keepalive-timer",
+			      "no line for local port %d in /proc/net/tcp", ntohs(sa.sin_port));
 		} else {
 			/* 700 ticks after the option was set, seen up to t1 - t0
 			 * later, one USER_HZ truncation and one jiffy of
 			 * rounding. */
-			long long want = (long long)idle * user_hz, lo = want - (t1 - t0) * user_hz / NSEC_PER_SEC - 1 - tick_in(user_hz);
+			long long want = (long long)idle * user_hz,
+				  lo = want - (t1 - t0) * user_hz / NSEC_PER_SEC - 1 -
+				       tick_in(user_hz);
 
-			check(tr == 2 && (long long)when <= want && (long long)when >= lo, "tcp-keepalive-timer",
-			      "/proc/net/tcp tr %u tm->when %lu, want 2 and %lld..%lld", tr, when, lo, want);
+			check(tr == 2 && (long long)when <= want && (long long)when >= lo,
+			      "tcp-keepalive-timer",
+			      "/proc/net/tcp tr %u tm->when %lu, want 2 and %lld..%lld", tr, when,
+			      lo, want);
 		}
 	}
 done:
@@ -827,7 +858,8 @@ static void check_cputime(void)
 	char path[64];
 	static char buf[4096];
 
-	if (!wanted("cputime") && !wanted("proc-pid-stat") && !wanted("proc-stat-busy") && !wanted("times-cutime"))
+	if (!wanted("cputime") && !wanted("proc-pid-stat") && !wanted("proc-stat-busy") &&
+	    !wanted("times-cutime"))
 		return;
 	if (pipe(up) || pipe(down)) {
 		check(0, "cputime", "pipe: %s", strerror(errno));
@@ -874,15 +906,17 @@ static void check_cputime(void)
 		 * (more when something else ran there too: a loaded host),
 		 * counted in whole ticks: one at each end, one truncation per
 		 * field. */
-		long long el = (m1 - m0) * user_hz / NSEC_PER_SEC, busy = cpu_ns * user_hz / NSEC_PER_SEC;
+		long long el = (m1 - m0) * user_hz / NSEC_PER_SEC,
+			  busy = cpu_ns * user_hz / NSEC_PER_SEC;
 		long long tol = c1.nonzero + 2 * tick_in(user_hz) + 1;
 
 		check(llabs(c1.sum - c0.sum - el) <= tol && c1.busy - c0.busy >= busy - tol &&
 			      c1.busy - c0.busy <= el + tol,
 		      "proc-stat-busy",
-		      "cpu%d line +%lld ticks in %.3f s, busy +%lld for %.3f s of CPU (want %lld +-%lld and %lld..%lld)",
-		      cpu, c1.sum - c0.sum, (m1 - m0) / 1e9, c1.busy - c0.busy, cpu_ns / 1e9, el, tol, busy - tol,
-		      el + tol);
+		      "cpu%d line +%lld ticks in %.3f s, busy +%lld for %.3f s of CPU (want %lld "
+		      "+-%lld and %lld..%lld)",
+		      cpu, c1.sum - c0.sum, (m1 - m0) / 1e9, c1.busy - c0.busy, cpu_ns / 1e9, el,
+		      tol, busy - tol, el + tol);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if (read_text(path, buf, sizeof(buf)) > 0) {
@@ -907,10 +941,12 @@ static void check_cputime(void)
 			long long got = f[14] + f[15], want = cpu_ns * user_hz / NSEC_PER_SEC;
 
 			check(got >= want - 2 && got <= want + 1, "proc-pid-stat-cputime",
-			      "utime %lld + stime %lld, CPU clock %.3f s: want %lld -2..+1", f[14], f[15], cpu_ns / 1e9,
-			      want);
-			check(f[22] >= boot0 * user_hz / NSEC_PER_SEC && f[22] <= boot1 * user_hz / NSEC_PER_SEC,
-			      "proc-pid-stat-starttime", "starttime %lld, forked at CLOCK_BOOTTIME %.3f..%.3f s", f[22],
+			      "utime %lld + stime %lld, CPU clock %.3f s: want %lld -2..+1", f[14],
+			      f[15], cpu_ns / 1e9, want);
+			check(f[22] >= boot0 * user_hz / NSEC_PER_SEC &&
+				      f[22] <= boot1 * user_hz / NSEC_PER_SEC,
+			      "proc-pid-stat-starttime",
+			      "starttime %lld, forked at CLOCK_BOOTTIME %.3f..%.3f s", f[22],
 			      boot0 / 1e9, boot1 / 1e9);
 		}
 	} else {
@@ -923,11 +959,12 @@ static void check_cputime(void)
 	if (wanted("times-cutime")) {
 		/* The child's whole CPU time: the report's plus its exit, at most
 		 * a tick of USER_HZ more, less two truncations. */
-		long long got = (long long)t.tms_cutime + t.tms_cstime, want = cpu_ns * user_hz / NSEC_PER_SEC;
+		long long got = (long long)t.tms_cutime + t.tms_cstime,
+			  want = cpu_ns * user_hz / NSEC_PER_SEC;
 
 		check(got >= want - 2 && got <= want + 2, "times-cutime",
-		      "tms_cutime %ld + tms_cstime %ld, child CPU %.3f s: want %lld +-2", (long)t.tms_cutime,
-		      (long)t.tms_cstime, cpu_ns / 1e9, want);
+		      "tms_cutime %ld + tms_cstime %ld, child CPU %.3f s: want %lld +-2",
+		      (long)t.tms_cutime, (long)t.tms_cstime, cpu_ns / 1e9, want);
 		/* SIGCHLD's si_utime and si_stime, in clock_t too, but from the
 		 * raw tick samples (task_cputime, not scaled to the CPU clock as
 		 * times() and /proc are): a tick finds the child running or not,
@@ -938,9 +975,12 @@ static void check_cputime(void)
 		for (int i = 0; i < 100 && !chld_seen; i++)
 			sleep_ns(NSEC_PER_MSEC);
 		got = chld_utime + chld_stime;
-		check(chld_seen && got >= want / 3 - 2 && got <= want * 3 / 2 + 2 + tick_in(user_hz), "sigchld-cputime",
-		      "%ssi_utime %ld + si_stime %ld, want %lld/3 .. %lld*3/2 (tick samples)", chld_seen ? "" : "no SIGCHLD; ",
-		      (long)chld_utime, (long)chld_stime, want, want);
+		check(chld_seen && got >= want / 3 - 2 &&
+			      got <= want * 3 / 2 + 2 + tick_in(user_hz),
+		      "sigchld-cputime",
+		      "%ssi_utime %ld + si_stime %ld, want %lld/3 .. %lld*3/2 (tick samples)",
+		      chld_seen ? "" : "no SIGCHLD; ", (long)chld_utime, (long)chld_stime, want,
+		      want);
 	}
 out:
 	sigaction(SIGCHLD, &old, NULL);
@@ -976,15 +1016,16 @@ static void check_stat_sleep(void)
 	 * field. */
 	tol = a1.nonzero + (long long)ncpu * (2 * tick_in(user_hz) + 1);
 	check(llabs(a1.sum - a0.sum - el) <= tol, "proc-stat-sleep",
-	      "cpu line +%lld ticks in %.3f s on %d CPUs, want %lld +-%lld", a1.sum - a0.sum, (m1 - m0) / 1e9, ncpu, el,
-	      tol);
+	      "cpu line +%lld ticks in %.3f s on %d CPUs, want %lld +-%lld", a1.sum - a0.sum,
+	      (m1 - m0) / 1e9, ncpu, el, tol);
 }
 
 /* ---- the coarse clock steps by the tick ---- */
 
 static void check_coarse_steps(void)
 {
-	long long last = clock_ns(CLOCK_MONOTONIC_COARSE), end = mono() + 300 * NSEC_PER_MSEC, worst = 0, now;
+	long long last = clock_ns(CLOCK_MONOTONIC_COARSE), end = mono() + 300 * NSEC_PER_MSEC,
+		  worst = 0, now;
 	int steps = 0, bad = 0;
 	long long bad_step = 0;
 
@@ -1012,11 +1053,13 @@ static void check_coarse_steps(void)
 		steps++;
 	}
 	if (bad)
-		check(0, "coarse-steps", "%d of %d steps not a multiple of TICK_NSEC %lld (e.g. %lld ns)", bad, steps,
+		check(0, "coarse-steps",
+		      "%d of %d steps not a multiple of TICK_NSEC %lld (e.g. %lld ns)", bad, steps,
 		      tick_ns, bad_step);
 	else
-		check(steps >= 2, "coarse-steps", "%d steps, each a multiple of TICK_NSEC %lld within %lld ns", steps,
-		      tick_ns, worst);
+		check(steps >= 2, "coarse-steps",
+		      "%d steps, each a multiple of TICK_NSEC %lld within %lld ns", steps, tick_ns,
+		      worst);
 }
 
 /* ---- timeouts ---- */
@@ -1043,7 +1086,8 @@ static void before_tick(void)
 		;
 }
 
-static void judge(const char *name, enum kind kind, wait_fn fn, void *ctx, const long *list_ms, unsigned n)
+static void judge(const char *name, enum kind kind, wait_fn fn, void *ctx, const long *list_ms,
+		  unsigned n)
 {
 	char vals[300] = "", why[200] = "", *p = vals;
 	int bad = 0;
@@ -1067,10 +1111,11 @@ static void judge(const char *name, enum kind kind, wait_fn fn, void *ctx, const
 			hi = t + 2 * tick_ns + t / 7 + late_ns;
 		else
 			hi = t + t / 1000 + tick_ns + late_ns;
-		p += snprintf(p, (size_t)(vals + sizeof(vals) - p), " %ld:%+.3f", list_ms[i], ms(el - t));
+		p += snprintf(p, (size_t)(vals + sizeof(vals) - p), " %ld:%+.3f", list_ms[i],
+			      ms(el - t));
 		if ((el < lo || el > hi) && !bad) {
-			snprintf(why, sizeof(why), "; %ld ms took %.3f ms, want %.3f..%.3f", list_ms[i], ms(el), ms(lo),
-				 ms(hi));
+			snprintf(why, sizeof(why), "; %ld ms took %.3f ms, want %.3f..%.3f",
+				 list_ms[i], ms(el), ms(lo), ms(hi));
 			bad = 1;
 		}
 	}
@@ -1087,7 +1132,8 @@ static int w_nanosleep(long long ns, void *ctx)
 
 static int w_select(long long ns, void *ctx)
 {
-	struct timeval tv = { (time_t)(ns / NSEC_PER_SEC), (suseconds_t)(ns % NSEC_PER_SEC / 1000) };
+	struct timeval tv = { (time_t)(ns / NSEC_PER_SEC),
+			      (suseconds_t)(ns % NSEC_PER_SEC / 1000) };
 
 	(void)ctx;
 	return select(0, NULL, NULL, NULL, &tv);
@@ -1137,7 +1183,9 @@ static int w_timerfd(long long ns, void *ctx)
 
 static int w_itimer(long long ns, void *ctx)
 {
-	struct itimerval it = { { 0, 0 }, { (time_t)(ns / NSEC_PER_SEC), (suseconds_t)(ns % NSEC_PER_SEC / 1000) } };
+	struct itimerval it = {
+		{ 0, 0 }, { (time_t)(ns / NSEC_PER_SEC), (suseconds_t)(ns % NSEC_PER_SEC / 1000) }
+	};
 	sigset_t set;
 
 	(void)ctx;
@@ -1191,12 +1239,15 @@ static int w_mq(long long ns, void *ctx)
 	struct timespec ts = ns_ts(clock_ns(CLOCK_REALTIME) + ns);
 	char msg[64];
 
-	return mq_timedreceive(*(mqd_t *)ctx, msg, sizeof(msg), NULL, &ts) < 0 && errno == ETIMEDOUT ? 0 : -1;
+	return mq_timedreceive(*(mqd_t *)ctx, msg, sizeof(msg), NULL, &ts) < 0 && errno == ETIMEDOUT
+		       ? 0
+		       : -1;
 }
 
 static int set_timeo(int fd, int opt, long long ns)
 {
-	struct timeval tv = { (time_t)(ns / NSEC_PER_SEC), (suseconds_t)(ns % NSEC_PER_SEC / 1000) };
+	struct timeval tv = { (time_t)(ns / NSEC_PER_SEC),
+			      (suseconds_t)(ns % NSEC_PER_SEC / 1000) };
 
 	return setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
 }
@@ -1303,16 +1354,19 @@ static void check_timeouts(void)
 			mq_close(q);
 			mq_unlink("/hzcheck");
 		} else if (wanted("timeout-mq")) {
-			skip("timeout-mq", "mq_open: %s (no POSIX message queues)", strerror(errno));
+			skip("timeout-mq", "mq_open: %s (no POSIX message queues)",
+			     strerror(errno));
 		}
 	}
 
 	/* The jiffies ones. */
 	if ((fd = socket(AF_INET, SOCK_DGRAM, 0)) >= 0) {
-		struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		struct sockaddr_in sa = { .sin_family = AF_INET,
+					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 
 		if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
-			judge("timeout-rcvtimeo-udp", JIFFIES, w_rcvtimeo, &fd, timeouts_ms, NTIMEOUTS);
+			judge("timeout-rcvtimeo-udp", JIFFIES, w_rcvtimeo, &fd, timeouts_ms,
+			      NTIMEOUTS);
 		else
 			check(0, "timeout-rcvtimeo-udp", "bind 127.0.0.1: %s", strerror(errno));
 		close(fd);
@@ -1352,7 +1406,8 @@ static void check_timeouts(void)
 		if (s >= 0)
 			judge("timeout-vtime", JIFFIES, w_vtime, &s, vtimes_ms, 2);
 		else
-			skip("timeout-vtime", "no pty (/dev/ptmx and /dev/pts: %s)", strerror(errno));
+			skip("timeout-vtime", "no pty (/dev/ptmx and /dev/pts: %s)",
+			     strerror(errno));
 		if (s >= 0)
 			close(s);
 		if (m >= 0)
@@ -1369,7 +1424,8 @@ static void check_rates(const struct sample *s0, const struct sample *s1, int tl
 	if (wanted("times-rate")) {
 		/* times() returns jiffies in USER_HZ: each end is up to a
 		 * jiffy behind (jiffies move at the tick) and truncated once. */
-		long long got = (long long)(s1->times - s0->times), want = el * user_hz / NSEC_PER_SEC;
+		long long got = (long long)(s1->times - s0->times),
+			  want = el * user_hz / NSEC_PER_SEC;
 		long long tol = tick_in(user_hz) + 2;
 
 		check(llabs(got - want) <= tol, "times-rate",
@@ -1387,19 +1443,23 @@ static void check_rates(const struct sample *s0, const struct sample *s1, int tl
 		 * may be a jiffy behind (before the tick's update) and the
 		 * jiffies line is printed up to tl_read_ns after "now". */
 		long long dn = s1->tl_now - s0->tl_now, dj = s1->tl_jiffies - s0->tl_jiffies;
-		long long lo = (dn - s0->tl_read_ns) / tick_ns - 2, hi = (dn + s1->tl_read_ns) / tick_ns + 2;
+		long long lo = (dn - s0->tl_read_ns) / tick_ns - 2,
+			  hi = (dn + s1->tl_read_ns) / tick_ns + 2;
 		double rate = (double)dj * NSEC_PER_SEC / dn;
 
 		check(dj >= lo && dj <= hi, "jiffies-rate",
-		      "+%lld jiffies in %.3f s: %.4f/s, want 1e9/TICK_NSEC = %.4f/s (%lld..%lld jiffies, +-%.0f ppm)", dj,
-		      dn / 1e9, rate, (double)NSEC_PER_SEC / tick_ns, lo, hi, (hi - lo) / 2.0 / (dj ? dj : 1) * 1e6);
+		      "+%lld jiffies in %.3f s: %.4f/s, want 1e9/TICK_NSEC = %.4f/s (%lld..%lld "
+		      "jiffies, +-%.0f ppm)",
+		      dj, dn / 1e9, rate, (double)NSEC_PER_SEC / tick_ns, lo, hi,
+		      (hi - lo) / 2.0 / (dj ? dj : 1) * 1e6);
 	}
 }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: hzcheck --hz N [--user-hz U] [--demand-ns NS] [--late-ms MS] [--no-write] "
-			"[--only WORD[,WORD...]]\n");
+	fprintf(stderr,
+		"usage: hzcheck --hz N [--user-hz U] [--demand-ns NS] [--late-ms MS] [--no-write] "
+		"[--only WORD[,WORD...]]\n");
 	exit(2);
 }
 
