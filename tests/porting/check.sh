@@ -6,11 +6,12 @@
 # several HZ and prints one line per check:
 #	toy: pass|FAIL <name> -- <detail>
 # each one result here. It runs on its own 19.2 MHz clock and on 1 GHz.
-# Also recorded: the toy builds (the project's warnings, as errors), every
-# block of C in the document is a checked one, the document's C is
-# formatted, and the check can fail: a copy of the document whose driver
-# reports 1/HZ instead of the tick it makes, and one with an unmarked C
-# block and an indented one, must be caught.
+# Also recorded: the toy builds (the project's warnings, as errors), it
+# includes only public headers, every block of C in the document is a
+# checked one, the document's C is formatted, and the check can fail: a
+# copy of the document whose driver reports 1/HZ instead of the tick it
+# makes, and one with an unmarked C block and an indented one, must be
+# caught (both in build/porting/, the document untouched).
 cd "$(dirname "$0")/../.." || exit 1
 source scripts/lib.sh
 
@@ -83,6 +84,16 @@ else
 	report "porting: PORTING.md's code blocks are all compiled" "$unchecked"
 fi
 
+# An embedder's includes: the C library's and the public headers, not the
+# hosted port's <dynhz/host.h>, not the core's own time/*.h.
+bad_inc=$(sed -n 's/^[ \t]*#[ \t]*include[ \t]*//p' "$out/toy.c" | while read -r inc; do
+	case $inc in
+	'<dynhz/host.h>' | '"'*) echo "$inc" ;;
+	'<dynhz/'*) [ -f "include/${inc:1:-1}" ] || echo "$inc" ;;
+	esac
+done)
+report "porting: the toy uses only the public API" ${bad_inc:+"includes: $bad_inc"}
+
 # The flags the core objects were built with: other flags, other objects.
 flags="$CC $warn"
 if [ "$(cat "$out/core.flags" 2>/dev/null)" != "$flags" ]; then
@@ -109,11 +120,17 @@ sed 's|^\ttoy.reload = period->num;$|&\n\t*period = (struct dz_tick_period){ 1, 
 	>"$out/broken/PORTING.md"
 extract "$out/broken/PORTING.md" "$out/broken" >/dev/null
 build "$out/toy.mk" "$out/toy-1ghz" >"$out/build-1ghz.log" 2>&1 &
+pid_1ghz=$!
 build "$out/toy.mk" "$out/broken/toy" >"$out/broken/build.log" 2>&1 &
-wait
+pid_broken=$!
+wait $pid_1ghz
+built_1ghz=$?
+wait $pid_broken
+built_broken=$?
 
 run_toy "" "$out/toy.log" "$out/toy"
-if [ -x "$out/toy-1ghz" ] && [ "$out/toy-1ghz" -nt "$out/toy-1ghz.c" ]; then
+if [ $built_1ghz = 0 ]; then
+	report "porting: 1 GHz: the toy port builds"
 	run_toy "1 GHz: " "$out/toy-1ghz.log" "$out/toy-1ghz"
 else
 	report "porting: 1 GHz: the toy port builds" "$(tail -20 "$out/build-1ghz.log")"
@@ -123,7 +140,7 @@ fi
 name="porting: a driver that reports 1/HZ is caught"
 if cmp -s "$doc" "$out/broken/PORTING.md"; then
 	report "$name" "the broken copy is the document: toy_set_periodic has changed"
-elif ! [ -x "$out/broken/toy" ] || ! [ "$out/broken/toy" -nt "$out/broken/toy.c" ]; then
+elif [ $built_broken != 0 ]; then
 	report "$name" "the broken copy does not build" "$(tail -20 "$out/broken/build.log")"
 else
 	"$out/broken/toy" "${boots[@]}" >"$out/broken/toy.log" 2>&1
