@@ -173,6 +173,17 @@ u64 dz_tick_ps(struct dz_tick_period p)
 	return dz_conv_exact(&cv, p.num);
 }
 
+u64 dz_tick_ns(struct dz_tick_period p, bool up)
+{
+	struct dz_conv cv = { .p = NSEC_PER_SEC,
+			      .q = p.den,
+			      .c = up ? p.den - 1 : p.den / 2,
+			      .max_in = U64_MAX,
+			      .sat = U64_MAX };
+
+	return dz_conv_exact(&cv, p.num);
+}
+
 /* The actual rate's offset from HZ in parts per billion, signed. */
 static s64 rate_error_ppb(unsigned int hz, struct dz_tick_period p)
 {

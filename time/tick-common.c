@@ -284,7 +284,7 @@ static u64 hrtimer_idle_ticks(void)
 		return U64_MAX;
 	if (key <= (s64)now + 1)
 		return 0;
-	tick_ns = (p.num * NSEC_PER_SEC + p.den - 1) / p.den;
+	tick_ns = dz_tick_ns(p, true);
 	return ((u64)key - now - 1) / tick_ns;
 }
 

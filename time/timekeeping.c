@@ -249,8 +249,7 @@ s64 dz_clock_getres_ns(int clock_id)
 		return -DZ_EINVAL;
 	if (!p.den)
 		return 0; /* before boot: no tick yet */
-	/* Nearest, halves up: num * 10^9 fits (num is at most 18446744). */
-	ns = (p.num * NSEC_PER_SEC + p.den / 2) / p.den;
+	ns = dz_tick_ns(p, false); /* nearest, halves up */
 	return ns ? (s64)ns : 1;
 }
 

@@ -22,10 +22,9 @@ struct dz_tick_period dynhz_host_pit_period(unsigned int hz);
 /*
  * Another input clock for the simulated device and clocksource, from the
  * next dynhz_boot() on (DYNHZ_HOST_CLOCK_HZ until then): a tool that
- * replays a Linux machine's trace gives 100000000, so that the tick is
- * Linux's (TICK_NSEC) to 10 ns. A boot panics if the core finds no exact
- * conversions for the period (at 10^9 Hz it finds none for HZ 24 or 300).
- * The counter stays 32 bits wide. -DZ_EINVAL below 1000 Hz.
+ * replays a Linux machine's trace gives 1000000000, so that the tick is
+ * Linux's, TICK_NSEC, exactly. Every HZ has exact conversions on any such
+ * clock. The counter stays 32 bits wide. -DZ_EINVAL below 1000 Hz.
  */
 int dynhz_host_set_clock_hz(u32 freq_hz);
 

@@ -113,4 +113,7 @@ const char *dz_hz_source_name(enum dz_hz_source src);
 /* Tick length in picoseconds, rounded to nearest (for reports). */
 u64 dz_tick_ps(struct dz_tick_period p);
 
+/* Tick length in nanoseconds, rounded up (up != 0) or to nearest, exactly for any period. */
+u64 dz_tick_ns(struct dz_tick_period p, bool up);
+
 #endif
