@@ -11,8 +11,10 @@ initramfs) want+=(cpio gcc-multilib) ;;
 user) want+=(gcc-multilib) ;;
 run | kernel) want+=(qemu-system-x86 qemu-user gcc-multilib) ;;
 # The Linux port (mk/linux.mk): Linux's build needs flex, bison, bc and
-# libelf (objtool); arm64 is cross-compiled; both boot under QEMU.
-linux) want+=(flex bison bc libelf-dev ccache gcc-aarch64-linux-gnu qemu-system-x86 qemu-system-arm cpio xz-utils) ;;
+# libelf (objtool); arm64 is cross-compiled with clang and lld (never
+# gcc-aarch64-linux-gnu: it conflicts with gcc-multilib, see
+# scripts/linux/lib.sh); both boot under QEMU.
+linux) want+=(flex bison bc libelf-dev ccache clang lld llvm qemu-system-x86 qemu-system-arm cpio xz-utils) ;;
 esac
 
 missing=()

@@ -4,7 +4,8 @@
 #   scripts/linux/build.sh ARCH KIND [HZ]           builds (Linux's output on stdout,
 #                                                   one line with the image on stderr)
 #   scripts/linux/build.sh --print ARCH KIND [HZ]   only prints where the image goes
-# ARCH: x86_64 or arm64 (cross-compiled with Debian's aarch64-linux-gnu-gcc).
+# ARCH: x86_64 (gcc) or arm64 (cross-compiled with clang, LLVM=1: see
+# lx_arch_vars in lib.sh for why not Debian's gcc-aarch64-linux-gnu).
 # KIND, and the build directory (O=), all under build/linux/:
 #   dynhz   the patched tree (linux/series), HZ_DYNAMIC on     ARCH[-hzHZ]/
 #   nodyn   the patched tree, HZ_DYNAMIC off (compile-time HZ)  ARCH-nodyn[-hzHZ]/
@@ -27,8 +28,8 @@
 # Build: Linux's make -j2 under nice -n 10 (LINUX_JOBS, LINUX_NICE change
 # them: the machine's two cores are shared), through ccache
 # (DYNHZ_CCACHE_DIR, build/ccache by default). Linux's make runs every time
-# and decides what to rebuild itself: nothing changed, nothing rebuilt, a
-# few seconds.
+# and decides what to rebuild itself, unless nothing at all has changed
+# since the last build (see "Up to date" below): then it is not run.
 set -e -o pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -60,7 +61,10 @@ if [ $print_only = 1 ]; then
 	exit 0
 fi
 
-command -v "${cross}gcc" >/dev/null || lx_die "no ${cross}gcc (scripts/deps.sh linux installs it)"
+command -v "$cc" >/dev/null || lx_die "no $cc (scripts/deps.sh linux installs it)"
+if [ "$arch" = arm64 ]; then
+	command -v ld.lld >/dev/null || lx_die "no ld.lld (scripts/deps.sh linux installs lld)"
+fi
 command -v ccache >/dev/null || lx_die "no ccache (scripts/deps.sh linux installs it)"
 
 # The tree, then a shared lock on it for the rest: another build may read
@@ -113,8 +117,7 @@ export CCACHE_DIR=${DYNHZ_CCACHE_DIR:-$DZ_ROOT/build/ccache}
 export CCACHE_BASEDIR=$DZ_ROOT
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export KBUILD_BUILD_USER=dynhz KBUILD_BUILD_HOST=dynhz
-kmake=(make -C "$tree" O="$dir" ARCH="$karch" CROSS_COMPILE="$cross"
-	CC="ccache ${cross}gcc" HOSTCC="ccache gcc")
+kmake=(make -C "$tree" O="$dir" ARCH="$karch" "${ktool[@]}")
 
 # check_config: every option of the fragments against .config. "=y" (or
 # any value) must be there with that value; "is not set" is met by "is not
@@ -151,7 +154,8 @@ check_config() {
 	fi
 }
 
-config_key=$( (echo "$kind $arch $hz $tree_key $series"; lx_hash "${frags[@]}") | sha256sum | cut -c1-16)
+config_key=$( (echo "$kind $arch $hz $tree_key $series ${ktool[*]}"; "$cc" --version | head -1
+	lx_hash "${frags[@]}") | sha256sum | cut -c1-16)
 if [ ! -f "$dir/.config" ] || [ "$(cat "$dir/.dynhz-config" 2>/dev/null)" != "$config_key" ]; then
 	echo "linux: configuring $dir" >&2
 	rm -f "$dir/.dynhz-config"
@@ -164,9 +168,24 @@ if [ ! -f "$dir/.config" ] || [ "$(cat "$dir/.dynhz-config" 2>/dev/null)" != "$c
 	echo "$config_key" >"$dir/.dynhz-config"
 fi
 
+# Up to date: the last build of this directory was of this tree and this
+# configuration, and no file of the tree (the dynhz/ links followed: the
+# project's core) nor .config has changed since it began. One find over
+# the tree (a second) instead of Linux's make walking it (tens of seconds
+# when the machine is busy). LINUX_FORCE=1 runs Linux's make anyway.
+built="$tree_key $config_key"
+if [ -z "${LINUX_FORCE:-}" ] && [ -f "$dir/$image" ] &&
+	[ "$(cat "$dir/.dynhz-built" 2>/dev/null)" = "$built" ] &&
+	[ -z "$(find -L "$tree" "$dir/.config" -newer "$dir/.dynhz-built" -print -quit)" ]; then
+	echo "linux: ${dir#"$DZ_ROOT"/}/$image is up to date" >&2
+	exit 0
+fi
 target=$(basename "$image")
-start=$(date +%s)
+start=$(lx_now)
+rm -f "$dir/.dynhz-built"
+echo "$built" >"$dir/.dynhz-built.new" # its time: when this build began
 nice -n "${LINUX_NICE:-10}" "${kmake[@]}" -j"${LINUX_JOBS:-2}" "$target" ||
 	lx_die "the build failed ($kind $arch${hz:+ HZ $hz}, $dir)"
+mv "$dir/.dynhz-built.new" "$dir/.dynhz-built"
 [ -f "$dir/$image" ] || lx_die "no $dir/$image after the build"
-echo "linux: ${dir#"$DZ_ROOT"/}/$image ($(stat -c %s "$dir/$image") bytes, $(($(date +%s) - start)) s)" >&2
+echo "linux: ${dir#"$DZ_ROOT"/}/$image ($(stat -c %s "$dir/$image") bytes, $(echo "$(lx_now) $start" | awk '{ printf "%.0f", $1 - $2 }') s)" >&2

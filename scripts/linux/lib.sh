@@ -9,8 +9,9 @@
 
 # The project's root, absolute: the patched tree's dynhz/ links point into it.
 DZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# LINUX_BUILD_DIR, LINUX_SERIES and LINUX_PATCHES are for tests/linux/long.sh,
-# which builds with a series of its own in a place of its own; the pristine
+# LINUX_BUILD_DIR, LINUX_SERIES, LINUX_PATCHES and LINUX_CONFIG_DIR are for
+# tests/linux/long.sh, which builds with a series of its own in a place of
+# its own; the pristine
 # tree (LX_PRISTINE) is always the one cache.
 LX_BUILD=${LINUX_BUILD_DIR:-$DZ_ROOT/build/linux}
 LX_SRC=$LX_BUILD/src
@@ -18,7 +19,7 @@ LX_PRISTINE=$DZ_ROOT/build/linux/src
 LX_PATCHED=$LX_SRC/patched
 LX_SERIES=${LINUX_SERIES:-$DZ_ROOT/linux/series}
 LX_PATCHES=${LINUX_PATCHES:-$DZ_ROOT/linux/patches}
-LX_CONFIG=$DZ_ROOT/linux/config
+LX_CONFIG=${LINUX_CONFIG_DIR:-$DZ_ROOT/linux/config}
 LX_PKG=linux-source-6.1:all
 
 # The make that called us (make linux ARCH=arm64 CONFIG_HZ=300) passes its
@@ -39,14 +40,24 @@ lx_series() {
 	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$LX_SERIES"
 }
 
-# lx_arch_vars ARCH: sets karch (Linux's ARCH), cross (CROSS_COMPILE),
-# image (the boot image, relative to the build directory) and console.
+# lx_arch_vars ARCH: sets karch (Linux's ARCH), ktool (the compiler
+# arguments of Linux's make), cc (the compiler, for the checks), image (the
+# boot image, relative to the build directory) and console.
+#
+# arm64 is cross-compiled with clang and LLVM's tools (LLVM=1), not with
+# Debian's gcc-aarch64-linux-gnu: on Debian 12 that package (through
+# gcc-12-aarch64-linux-gnu) conflicts with gcc-multilib, which the rest of
+# the project needs (the i386 kernel, make M32=1); installing either
+# removes the other. clang targets arm64 by itself, and Linux 6.1 builds
+# with clang 14. x86_64 is built with gcc, as Debian builds its kernels.
 lx_arch_vars() {
 	case $1 in
 	x86_64)
-		karch=x86_64 cross="" image=arch/x86/boot/bzImage console=ttyS0 ;;
+		karch=x86_64 cc=gcc image=arch/x86/boot/bzImage console=ttyS0
+		ktool=(CC="ccache gcc" HOSTCC="ccache gcc") ;;
 	arm64)
-		karch=arm64 cross=aarch64-linux-gnu- image=arch/arm64/boot/Image console=ttyAMA0 ;;
+		karch=arm64 cc=clang image=arch/arm64/boot/Image console=ttyAMA0
+		ktool=(LLVM=1 CC="ccache clang" HOSTCC="ccache clang") ;;
 	*) lx_die "unknown ARCH '$1' (x86_64 or arm64)" ;;
 	esac
 }
@@ -58,4 +69,10 @@ lx_hash() {
 		printf '%s\n' "${f#"$DZ_ROOT"/}"
 		cat "$f"
 	done | sha256sum | cut -c1-16
+}
+
+# lx_now: seconds since boot, with two decimals. Durations are measured on
+# it, not on the time of day: a test on this machine may set the clock.
+lx_now() {
+	cut -d' ' -f1 /proc/uptime
 }

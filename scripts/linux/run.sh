@@ -9,8 +9,8 @@
 # poweroff or Ctrl-D in BusyBox's sh stops the machine), guest time is real
 # time, the console= parameter comes first. Without a terminal (a pipe,
 # CI): noshell is added, so /init powers off after the demonstration, the
-# boot goes through the tests' harness (scripts/linux/boot.sh: -icount,
-# a timeout) and the console is shown as it comes; the status is 0 only
+# boot goes through the tests' harness (scripts/linux/boot.sh: a
+# timeout) and the console is shown as it comes; the status is 0 only
 # when the demonstration ran to its end and the machine powered off.
 set -e -o pipefail
 source "$(dirname "$0")/lib.sh"

@@ -96,8 +96,19 @@ patched() {
 	# The key: the pristine tree, this script's layout version, the series
 	# and the patches (names and contents).
 	key=$( (echo "$(basename "$pristine") layout-1"; lx_hash "$LX_SERIES" "${patches[@]}") | sha256sum | cut -c1-16)
-	if [ -f "$LX_SRC/patched.key" ] && [ "$(cat "$LX_SRC/patched.key")" = "$key" ] && [ -d "$LX_PATCHED" ]; then
+	# The tree is shared by every build (fd 9: build.sh holds the lock
+	# shared while Linux's make reads the tree): the key is read under a
+	# shared lock, and the tree made again under an exclusive one, which
+	# waits for the builds reading the old tree to end.
+	exec 9>"$LX_SRC/.lock"
+	flock -s 9
+	if [ "$(cat "$LX_SRC/patched.key" 2>/dev/null)" = "$key" ] && [ -d "$LX_PATCHED" ]; then
 		echo "$LX_PATCHED"
+		return
+	fi
+	flock 9
+	if [ "$(cat "$LX_SRC/patched.key" 2>/dev/null)" = "$key" ] && [ -d "$LX_PATCHED" ]; then
+		echo "$LX_PATCHED" # made meanwhile by another build
 		return
 	fi
 	echo "linux: making the patched tree ${#patches[@]} patch(es) (series key $key)" >&2
@@ -142,12 +153,6 @@ patched() {
 mkdir -p "$LX_SRC" "$LX_PRISTINE"
 case ${1:-} in
 pristine) pristine ;;
-patched)
-	# One tree for every build: made under an exclusive lock (build.sh
-	# holds it shared while Linux's make reads the tree).
-	exec 9>"$LX_SRC/.lock"
-	flock 9
-	patched
-	;;
+patched) patched ;;
 *) lx_die "usage: scripts/linux/source.sh pristine|patched" ;;
 esac
