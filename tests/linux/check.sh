@@ -20,9 +20,12 @@
 # says how long it took.
 cd "$(dirname "$0")/../.." || exit 1
 source scripts/lib.sh
+# lx_now (durations on /proc/uptime: tests may set this machine's clock).
+source scripts/linux/lib.sh
+since() { echo "$(lx_now) $1" | awk '{ printf "%.0f", $1 - $2 }'; }
 source scripts/linux/boot.sh
 export LC_ALL=C
-start=$SECONDS
+start=$(lx_now)
 out=build/linux-tests
 mkdir -p "$out"
 rm -f "$out"/*.log "$out"/*.rc "$out"/*.err "$out"/*.time "$out"/*.qemu
@@ -36,11 +39,12 @@ fi
 # build ARCH: make linux ARCH=ARCH and its initramfs; sets kernel[ARCH].
 declare -A kernel=()
 build() {
-	local arch=$1 t0=$SECONDS
+	local arch=$1 t0=$(lx_now)
 	if $MAKE linux ARCH="$arch" >"$out/build-$arch.log" 2>&1 &&
 		$MAKE linux-initramfs ARCH="$arch" >>"$out/build-$arch.log" 2>&1; then
 		kernel[$arch]=$(bash scripts/linux/build.sh --print "$arch" dynhz)
-		report "linux: build $arch ($((SECONDS - t0)) s)"
+		report "linux: build $arch"
+		echo "  make linux ARCH=$arch: $(since "$t0") s"
 	else
 		report "linux: build $arch" "make linux ARCH=$arch failed ($out/build-$arch.log):" \
 			"$(grep -m3 -E 'error|linux:' "$out/build-$arch.log")"
@@ -68,7 +72,8 @@ check_boot() {
 	grep -qE 'Kernel panic|BUG:|WARNING:|Oops' "$log" &&
 		problems+=("$(grep -m1 -E 'Kernel panic|BUG:|WARNING:|Oops' "$log")")
 	if [ ${#problems[@]} -eq 0 ]; then
-		report "linux: boot $name ($(cat "$out/$name.log.time") s)"
+		report "linux: boot $name"
+		echo "  $(grep -m1 '^init: started' "$log"), powered off after $(cat "$out/$name.log.time") s"
 	else
 		report "linux: boot $name" "${problems[@]}" "---- $log:" "$(tail -12 "$log")"
 	fi
@@ -89,4 +94,4 @@ if [ -n "${kernel[arm64]}" ]; then
 	lx_boot_list "$out" "arm64-hz333|arm64|${kernel[arm64]}|$(initrd arm64)|hz=333 noshell"
 	check_boot arm64-hz333 333
 fi
-echo "linux: $((SECONDS - start)) s"
+echo "linux: $(since "$start") s"

@@ -24,6 +24,9 @@
 #            change to the project's core rebuilds what includes it
 cd "$(dirname "$0")/../.." || exit 1
 source scripts/lib.sh
+# lx_now (durations on /proc/uptime: tests may set this machine's clock).
+source scripts/linux/lib.sh
+since() { echo "$(lx_now) $1" | awk '{ printf "%.0f", $1 - $2 }'; }
 export LC_ALL=C
 t=$PWD/build/linux-rebuild-test
 export LINUX_BUILD_DIR=$t LINUX_SERIES=$t/series LINUX_PATCHES=$t/patches LINUX_CONFIG_DIR=$t/config
@@ -69,7 +72,7 @@ EOC
 step() {
 	local name=$1 want=$2 problems=() s
 	shift 2
-	local t0=$SECONDS
+	local t0=$(lx_now)
 	if ! bash scripts/linux/build.sh x86_64 dynhz >"$t/$name.log" 2>&1; then
 		report "linux rebuild: $name" "build failed: $(tail -1 "$t/$name.log")"
 		return
@@ -78,7 +81,8 @@ step() {
 	for s in "$@"; do
 		grep -qaF "$s" "$vmlinux" && problems+=("'$s' still in vmlinux")
 	done
-	report "linux rebuild: $name ($((SECONDS - t0)) s, $(grep -c '^  CC ' "$t/$name.log") compiled)" "${problems[@]}"
+	report "linux rebuild: $name" "${problems[@]}"
+	echo "  $(since "$t0") s, $(grep -c '^  CC ' "$t/$name.log") files compiled"
 }
 
 A='Run %s as init process [dynhz-rebuild-A]'
@@ -89,11 +93,12 @@ mkpatch dynhz-rebuild-A && echo marker.patch >"$t/series"
 step A "$A" "$B"
 
 before=$(stat -c %Y.%y "$vmlinux" 2>/dev/null)
-t0=$SECONDS
+t0=$(lx_now)
 bash scripts/linux/build.sh x86_64 dynhz >"$t/again.log" 2>&1
 n=$(grep -c '^  CC ' "$t/again.log")
 if [ -n "$before" ] && [ "$n" -eq 0 ] && [ "$(stat -c %Y.%y "$vmlinux")" = "$before" ]; then
-	report "linux rebuild: again ($((SECONDS - t0)) s)"
+	report "linux rebuild: again"
+	echo "  $(since "$t0") s"
 else
 	report "linux rebuild: again" "$n files compiled, vmlinux relinked: $(grep -m3 '^  CC ' "$t/again.log")"
 fi
