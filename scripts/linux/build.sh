@@ -4,6 +4,7 @@
 #   scripts/linux/build.sh ARCH KIND [HZ]           builds (Linux's output on stdout,
 #                                                   one line with the image on stderr)
 #   scripts/linux/build.sh --print ARCH KIND [HZ]   only prints where the image goes
+#   scripts/linux/build.sh --config ARCH KIND [HZ]  only configures (and checks)
 # ARCH: x86_64 (gcc) or arm64 (cross-compiled with clang, LLVM=1: see
 # lx_arch_vars in lib.sh for why not Debian's gcc-aarch64-linux-gnu).
 # KIND, and the build directory (O=), all under build/linux/:
@@ -33,11 +34,11 @@
 set -e -o pipefail
 source "$(dirname "$0")/lib.sh"
 
-print_only=0
-if [ "${1:-}" = --print ]; then
-	print_only=1
-	shift
-fi
+print_only=0 config_only=0
+case ${1:-} in
+--print) print_only=1 && shift ;;
+--config) config_only=1 && shift ;;
+esac
 arch=${1:-x86_64}
 kind=${2:-dynhz}
 hz=${3:-}
@@ -97,8 +98,11 @@ echo "$ident" >"$dir/.dynhz-source"
 	echo "# Written by scripts/linux/build.sh for this build: $kind ${hz:+HZ $hz}"
 	if [ -n "$hz" ]; then
 		case $hz in 100 | 250 | 300 | 1000)
-			# The choice sets CONFIG_HZ; the line after it checks it.
-			echo "CONFIG_HZ_$hz=y" ;;
+			# The choice sets CONFIG_HZ (the line after checks it); the
+			# others are off, base.config's HZ_250 among them.
+			for c in 100 250 300 1000; do
+				[ "$c" = "$hz" ] && echo "CONFIG_HZ_$c=y" || echo "# CONFIG_HZ_$c is not set"
+			done ;;
 		esac
 		echo "CONFIG_HZ=$hz"
 	fi
@@ -119,13 +123,17 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export KBUILD_BUILD_USER=dynhz KBUILD_BUILD_HOST=dynhz
 kmake=(make -C "$tree" O="$dir" ARCH="$karch" "${ktool[@]}")
 
-# check_config: every option of the fragments against .config. "=y" (or
-# any value) must be there with that value; "is not set" is met by "is not
-# set" or by absence (an option Kconfig cannot show is off). After a line
-# "#@ series-only", a fragment's options are checked only when linux/series
-# names a patch; skipped ones are listed on one line.
+# check_config: every option of the fragments against .config, a later
+# fragment's value replacing an earlier one's (as merge_config.sh merges
+# them: dynhz-args.config's "HZ_DYNAMIC is not set" over dynhz.config's
+# "=y"). "=value" must be in .config with that value; "is not set" is met
+# by "is not set" or by absence (an option Kconfig cannot show is off).
+# After a line "#@ series-only", a fragment's options are checked only when
+# linux/series names a patch; skipped ones are listed on one line.
 check_config() {
-	local f line opt want got bad=() skipped=() only
+	local f line opt want got only bad=() skipped=()
+	local -A wants=() from=() later=()
+	local order=()
 	for f in "${frags[@]}"; do
 		only=0
 		while IFS= read -r line; do
@@ -135,17 +143,22 @@ check_config() {
 			'# CONFIG_'*' is not set') opt=${line#\# } opt=${opt%% *} want=n ;;
 			*) continue ;;
 			esac
-			if [ $only = 1 ] && [ "$series" -eq 0 ]; then
-				skipped+=("$line")
-				continue
-			fi
-			got=$(grep -m1 -E "^$opt=|^# $opt is not set" "$dir/.config" || true)
-			case $got in
-			"$opt="*) got=${got#*=} ;;
-			*) got=n ;;
-			esac
-			[ "$got" = "$want" ] || bad+=("$opt=$want (got $got, $(basename "$f"))")
+			[ -n "${wants[$opt]+set}" ] || order+=("$opt")
+			wants[$opt]=$want from[$opt]=$(basename "$f") later[$opt]=$only
 		done <"$f"
+	done
+	for opt in "${order[@]}"; do
+		want=${wants[$opt]}
+		if [ "${later[$opt]}" = 1 ] && [ "$series" -eq 0 ]; then
+			skipped+=("$opt=$want")
+			continue
+		fi
+		got=$(grep -m1 -E "^$opt=|^# $opt is not set" "$dir/.config" || true)
+		case $got in
+		"$opt="*) got=${got#*=} ;;
+		*) got=n ;;
+		esac
+		[ "$got" = "$want" ] || bad+=("$opt=$want (got $got, ${from[$opt]})")
 	done
 	[ ${#skipped[@]} -eq 0 ] || echo "linux: the series is empty: not checked: ${skipped[*]}" >&2
 	if [ ${#bad[@]} -gt 0 ]; then
@@ -167,6 +180,8 @@ if [ ! -f "$dir/.config" ] || [ "$(cat "$dir/.dynhz-config" 2>/dev/null)" != "$c
 	check_config
 	echo "$config_key" >"$dir/.dynhz-config"
 fi
+
+[ $config_only = 1 ] && echo "linux: ${dir#"$DZ_ROOT"/}/.config" >&2 && exit 0
 
 # Up to date: the last build of this directory was of this tree and this
 # configuration, and no file of the tree (the dynhz/ links followed: the
