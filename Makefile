@@ -1,7 +1,8 @@
 # dynhz: see README.md.
 #
 #   make                 build/host/libdynhz.a (variable HZ)
-#   make CONFIG_HZ=250   constant-HZ build (into build/host-hz250/)
+#   make CONFIG_HZ=250   constant-HZ build (into build/host-hz250/), for the PIT's
+#                        clock; CLOCK_HZ=1000000000 for another (build/host-hz250-clk1000000000/)
 #   make DEBUG=1         debug build (into build/host-debug/)
 #   make M32=1           32-bit host build, as the i386 kernel sees the core
 #   make SAN=1           ASan + UBSan
@@ -21,6 +22,7 @@ AR	?= ar
 CLANG	?= clang
 
 CONFIG_HZ ?=
+CLOCK_HZ ?=
 DEBUG	?=
 M32	?=
 SAN	?=
@@ -28,7 +30,7 @@ USER_HZ ?=
 
 # Build directory: one per variant, so variants never mix objects.
 VARIANT := host$(if $(M32),-32)$(if $(USER_HZ),-uhz$(USER_HZ))
-B	:= build/$(VARIANT)$(if $(CONFIG_HZ),-hz$(CONFIG_HZ))$(if $(DEBUG),-debug)$(if $(SAN),-san)
+B	:= build/$(VARIANT)$(if $(CONFIG_HZ),-hz$(CONFIG_HZ)$(if $(CLOCK_HZ),-clk$(CLOCK_HZ)))$(if $(DEBUG),-debug)$(if $(SAN),-san)
 VB	:= build/$(VARIANT)
 
 # The flags every C file of the project is built with (host, kernel,
@@ -47,7 +49,8 @@ WARN	:= $(DZ_WARN)
 ARCH	:= $(if $(M32),-m32)
 comma	:= ,
 SANF	:= $(if $(SAN),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-DEFS	:= $(if $(CONFIG_HZ),-DCONFIG_HZ=$(CONFIG_HZ)) $(if $(DEBUG),-DDYNHZ_DEBUG) \
+DEFS	:= $(if $(CONFIG_HZ),-DCONFIG_HZ=$(CONFIG_HZ) $(if $(CLOCK_HZ),-DCONFIG_CLOCK_HZ=$(CLOCK_HZ))) \
+	   $(if $(DEBUG),-DDYNHZ_DEBUG) \
 	   $(if $(USER_HZ),-DUSER_HZ=$(USER_HZ))
 INC	:= -Iinclude $(if $(CONFIG_HZ),-I$(B)/gen)
 # Host programs: the project's flags, then the user's.
@@ -75,7 +78,19 @@ $(B)/libdynhz.a: $(LIB_OBJ)
 
 $(B)/time/%.o $(B)/lib/%.o: OBJ_CFLAGS = $(CORE_CFLAGS)
 OBJ_CFLAGS = $(HOST_CFLAGS)
-$(B)/%.o: %.c $(GEN_HDR) | $(B)/.dirs
+# A build directory remembers the compiler and flags it was built with
+# (DIR/.flags, rewritten only when they change): every object depends on
+# it, so `make CC=clang` or `make CFLAGS=-O1` rebuilds, and nothing else
+# does. $(call flags_stamp,DIR,TEXT) makes the rule.
+FORCE_FLAGS:
+define flags_stamp
+$(1)/.flags: FORCE_FLAGS
+	$$(file >$$(shell mkdir -p $(1))$(1)/.flags.tmp,$(2))
+	@cmp -s $(1)/.flags.tmp $(1)/.flags && rm -f $(1)/.flags.tmp || mv $(1)/.flags.tmp $(1)/.flags
+endef
+$(eval $(call flags_stamp,$(B),$(CC) $(HOST_CFLAGS) | $(CORE_CFLAGS) | $(LDFLAGS) | $(AR)))
+
+$(B)/%.o: %.c $(GEN_HDR) $(B)/.flags | $(B)/.dirs
 	@mkdir -p $(dir $@)
 	$(CC) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -85,11 +100,11 @@ $(B)/.dirs:
 # The constant build's conversion constants, computed by the variable core
 # of the same word size and USER_HZ (as Linux computes timeconst.h with bc).
 timeconst-gen: $(VB)/timeconst-gen
-$(VB)/timeconst-gen: host/timeconst_gen.c $(VB)/libdynhz.a
+$(VB)/timeconst-gen: host/timeconst_gen.c $(VB)/libdynhz.a $(VB)/.flags
 	$(CC) $(HOST_CFLAGS) $< $(VB)/libdynhz.a -o $@
 ifneq ($(B),$(VB))
 $(VB)/libdynhz.a: FORCE_VAR
-	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= lib
+	@$(MAKE) --no-print-directory CONFIG_HZ= CLOCK_HZ= DEBUG= SAN= lib
 FORCE_VAR:
 endif
 # One rule for every constant build's header, host and kernel alike (the
@@ -97,24 +112,24 @@ endif
 # make of a constant build (it takes milliseconds), but rewritten only when
 # it changes, so nothing rebuilds needlessly and nothing is ever built
 # against stale constants.
-$(B)/gen/dynhz/timeconst.h: GEN_MAKE = CONFIG_HZ= DEBUG= SAN=
+$(B)/gen/dynhz/timeconst.h: GEN_MAKE = CONFIG_HZ= CLOCK_HZ= DEBUG= SAN=
 $(B)/gen/dynhz/timeconst.h: GEN_BIN = $(VB)/timeconst-gen
 $(B)/gen/dynhz/timeconst.h: GEN_RUN = $(RUNNER)
 %/gen/dynhz/timeconst.h: FORCE_GEN
 	@$(MAKE) --no-print-directory $(GEN_MAKE) timeconst-gen
 	@mkdir -p $(dir $@)
-	@$(GEN_RUN) $(GEN_BIN) $(CONFIG_HZ) > $@.tmp
+	@$(GEN_RUN) $(GEN_BIN) $(CONFIG_HZ) $(CLOCK_HZ) > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 FORCE_GEN:
 
 # Unit tests (cmocka).
 # The unit tests may also use the core's internal headers (time/*-internal.h).
 TEST_CFLAGS = $(HOST_CFLAGS) -Itests/unit -Itime
-$(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(B)/libdynhz.a
+$(B)/tests/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(B)/libdynhz.a $(B)/.flags
 	$(CC) $(TEST_CFLAGS) $< $(TEST_SUPPORT) $(B)/libdynhz.a -lcmocka $(LDFLAGS) -o $@
-$(B)/tests/panic.o: tests/unit/panic.c tests/unit/panic.h $(GEN_HDR) | $(B)/.dirs
+$(B)/tests/panic.o: tests/unit/panic.c tests/unit/panic.h $(GEN_HDR) $(B)/.flags | $(B)/.dirs
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
-$(B)/tests/ref.o: tests/unit/ref.c tests/unit/ref.h $(GEN_HDR) | $(B)/.dirs
+$(B)/tests/ref.o: tests/unit/ref.c tests/unit/ref.h $(GEN_HDR) $(B)/.flags | $(B)/.dirs
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
 unit-bins: $(UNIT_BIN)
@@ -148,7 +163,7 @@ run:
 	@bash scripts/run-kernel.sh "$(KELF)" "$(CMDLINE)" "$(INITRAMFS)"
 run-host: $(B)/tools/dynhz-demo
 	$(RUNNER) $(B)/tools/dynhz-demo "$(CMDLINE)"
-$(B)/tools/dynhz-demo: tools/demo.c $(B)/libdynhz.a
+$(B)/tools/dynhz-demo: tools/demo.c $(B)/libdynhz.a $(B)/.flags
 	$(CC) $(HOST_CFLAGS) $< $(B)/libdynhz.a $(LDFLAGS) -o $@
 
 format:

@@ -113,6 +113,16 @@ static struct {
 
 #define SIM_ONESHOT_MAX 0xffffffffULL /* input clocks */
 
+static int sim_pit_tick_period(struct clock_event_device *dev, unsigned int hz,
+			       struct dz_tick_period *period)
+{
+	(void)dev;
+	if (hz < DZ_HZ_MIN || hz > DZ_HZ_MAX)
+		return -DZ_ERANGE;
+	*period = dynhz_host_period(hz);
+	return 0;
+}
+
 static int sim_pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 				struct dz_tick_period *period)
 {
@@ -152,6 +162,7 @@ static struct clock_event_device sim_pit = {
 	.name = "pit",
 	.features = CLOCK_EVT_FEAT_PERIODIC | CLOCK_EVT_FEAT_ONESHOT,
 	.set_state_periodic = sim_pit_set_periodic,
+	.tick_period = sim_pit_tick_period,
 	.set_next_event_ns = sim_pit_set_next_event_ns,
 	.set_state_shutdown = sim_pit_shutdown,
 	/* one-shot: one input clock to a 32-bit count (freq_hz: set at boot) */

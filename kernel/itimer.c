@@ -44,7 +44,7 @@ static void arm(struct proc_timers *t)
  */
 static enum hrtimer_restart real_timer_fn(struct hrtimer *ht)
 {
-	struct proc *p = dz_container_of(ht, struct proc, timers.real);
+	struct proc *p = container_of(ht, struct proc, timers.real);
 	struct proc_timers *t = &p->timers;
 
 	if (!t->real_expires_ns)

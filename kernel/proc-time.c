@@ -238,6 +238,7 @@ static void timer_section(struct text *t)
 {
 	struct snapshot s = { .n = 0 };
 	struct owners o;
+	struct dz_timer_stats geo;
 
 	dz_timer_for_each_pending(snap_timer, &s);
 	if (!s.have_stats) { /* nothing pending */
@@ -246,8 +247,9 @@ static void timer_section(struct text *t)
 	}
 	o.nprocs = proc_list(o.procs, PROC_MAX);
 	o.nthreads = sched_threads(o.threads, MAX_THREADS);
-	put(t, "jiffies timers (the timer wheel, %u levels of %u slots):\n", DZ_TIMER_WHEEL_LEVELS,
-	    DZ_TIMER_WHEEL_LVL_SIZE);
+	dz_timer_stats(&geo);
+	put(t, "jiffies timers (the timer wheel, %u levels of %u slots):\n", geo.levels,
+	    geo.slots_per_level);
 	put(t, "  pending %lu, expired %llu, cascaded %llu, now at jiffy %lu\n", s.st.pending,
 	    (unsigned long long)s.st.expired, (unsigned long long)s.st.cascaded, s.now);
 	for (unsigned int i = 0; i < s.n; i++) {

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * retunebench: the interrupt-off window a change of HZ costs the kernel
+ * retunebench: the interrupt-off windows a change of HZ costs the kernel
  * (bench/retune-kernel). Boot with hz=1000 nohz=off highres=off (the PIT
- * ticking periodically): with 1, 1000 and 100000 jiffies timers pending
- * (spread from 0.1 s to 17 min ahead, over the wheel's levels), HZ goes
- * 1000 -> 250 -> 1000 ... CHANGES times through dz_hz_retune(); the window
- * of each is measured on the TSC from the start of the PIT's interrupt
- * that applies it (x86_tick_irq_tsc) to the last retune hook, registered
- * last: the device reprogrammed, the constants swapped, every timer
- * re-expressed, the kernel's hooks run. One line per timer count, in TSC
- * cycles and in microseconds of guest time (under -icount the TSC counts
- * guest nanoseconds at shift=0), and the kernel's hooks' part of it (from
- * the first hook, kernel/retune.c's, to the last).
+ * ticking periodically): with 1, 1000, 100000 and 1000000 jiffies timers
+ * pending (spread from 0.1 s to 17 min ahead, over the wheel's levels), HZ
+ * goes 1000 -> 250 -> 1000 ... CHANGES times through dz_hz_retune(). Two
+ * windows, measured on the TSC: the boundary's, from the start of the
+ * PIT's interrupt that applies the change (x86_tick_irq_tsc) to the last
+ * retune hook, registered last (the device reprogrammed, the constants
+ * published, the wheel handed over, the kernel's hooks run); and the
+ * longest batch of timers moved afterwards (dz_hz_retune_migrate() of
+ * DZ_RETUNE_BATCH, timed around the call: interrupts are off inside it).
+ * One line per timer count, in TSC cycles and in microseconds of guest
+ * time (under -icount the TSC counts guest nanoseconds at shift=0), with
+ * the kernel's hooks' part of the boundary (from the first hook, kernel/
+ * retune.c's, to the last) and the batches' count and total.
  */
 #include <kernel/kernel.h>
 #include <kernel/retune.h>
@@ -26,13 +29,14 @@
 #include <dynhz/printk.h>
 
 #define CHANGES	       8
-#define TIMERS_MAX     100000
+#define TIMERS_MAX     1000000
 #define TIMERS_PER_PG  (PAGE_SIZE / sizeof(struct timer_list))
 #define PAGES_MAX      ((TIMERS_MAX + TIMERS_PER_PG - 1) / TIMERS_PER_PG)
 #define SPREAD_JIFFIES 1000000 /* at hz=1000: 17 minutes */
 
 static u32 pages[PAGES_MAX];
-static u64 window[CHANGES], hooks[CHANGES];
+static u64 window[CHANGES], hooks[CHANGES], batch_max[CHANGES];
+static u64 batches, batch_total;
 static unsigned int seen;
 
 /* Last of the hooks: where the window ends. */
@@ -114,8 +118,25 @@ static int measure(unsigned int n)
 		return 1;
 	}
 	seen = 0;
-	for (unsigned int c = 0; c < CHANGES && !err; c++)
+	batches = batch_total = 0;
+	dz_hz_retune_defer_timers(true);
+	for (unsigned int c = 0; c < CHANGES && !err; c++) {
+		bool more = true;
+
 		err = dz_hz_retune(c % 2 ? 1000 : 250);
+		batch_max[c] = 0;
+		while (!err && more) {
+			u64 t0 = rdtsc(), dt;
+
+			more = dz_hz_retune_migrate(DZ_RETUNE_BATCH);
+			dt = rdtsc() - t0;
+			batches++;
+			batch_total += dt;
+			if (dt > batch_max[c])
+				batch_max[c] = dt;
+		}
+	}
+	dz_hz_retune_defer_timers(false);
 	disarm(n);
 	if (err || seen != CHANGES) {
 		dz_printk("retunebench: timers=%u: error %d after %u changes\n", n, err, seen);
@@ -123,19 +144,25 @@ static int measure(unsigned int n)
 	}
 	sort(window, CHANGES);
 	sort(hooks, CHANGES);
+	sort(batch_max, CHANGES);
 	dz_printk("retunebench: timers=%u changes=%u window:", n, CHANGES);
 	print_us("min", window[0]);
 	print_us("median", window[CHANGES / 2]);
 	print_us("max", window[CHANGES - 1]);
 	dz_printk(" kernel hooks:");
 	print_us("median", hooks[CHANGES / 2]);
+	dz_printk(" longest batch:");
+	print_us("median", batch_max[CHANGES / 2]);
+	print_us("max", batch_max[CHANGES - 1]);
+	dz_printk(" batches=%llu", (unsigned long long)batches);
+	print_us("total", batch_total);
 	dz_printk("\n");
 	return 0;
 }
 
 int retunebench_run(void)
 {
-	static const unsigned int counts[] = { 1, 1000, TIMERS_MAX };
+	static const unsigned int counts[] = { 1, 1000, 100000, TIMERS_MAX };
 	int bad = 0;
 
 	if (dz_hz_retune_hook(window_end)) {

@@ -17,7 +17,7 @@
 #include <dynhz/tick.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
-#include <dynhz/wide.h>
+#include <dynhz/conv.h>
 #include <stdarg.h>
 #include <asm/tsc.h>
 #include <asm/cpu.h>

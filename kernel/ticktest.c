@@ -37,7 +37,7 @@
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 #include <dynhz/time64.h>
-#include <dynhz/wide.h>
+#include <dynhz/conv.h>
 
 #define TICKTEST_DEFAULT 100 /* ticks per measurement */
 #define TICKTEST_MAX	 10000

@@ -152,7 +152,7 @@ static enum hrtimer_restart hr_fn(struct hrtimer *t)
 
 static void cpu_fn(struct cpu_timer *ct, u64 now)
 {
-	struct k_itimer *k = dz_container_of(ct, struct k_itimer, ct);
+	struct k_itimer *k = container_of(ct, struct k_itimer, ct);
 
 	(void)now;
 	if (timer_fire(k))
@@ -186,7 +186,7 @@ void ptimer_signals_taken(struct proc *p, u64 gone, int sig)
 
 		if (k->owner != p || !k->sigq_pending || !(gone & (1ULL << (k->signo - 1))))
 			continue;
-		timer_rearm(k, k->signo == sig && o->code == SI_TIMER && o->timerid == k->id
+		timer_rearm(k, o && k->signo == sig && o->code == SI_TIMER && o->timerid == k->id
 				       ? o
 				       : NULL);
 	}

@@ -1,17 +1,21 @@
 # hzadvise (tools/hzadvise/): the HZ advisor, linked with the hosted core.
-# Plain `make` builds it as build/tools/hzadvise, from the variable build.
+# Plain `make` builds it as build/tools/hzadvise, from the variable build
+# (HZA_DIR and HZA_LIB move both, for a build with another compiler).
 HZA_SRC	:= $(wildcard tools/hzadvise/*.c)
-HZA_BIN	:= build/tools/hzadvise
+HZA_DIR	?= build/tools
+HZA_LIB	?= build/host/libdynhz.a
+HZA_BIN	:= $(HZA_DIR)/hzadvise
 HZA_CFLAGS := $(DZ_STD) $(DZ_WARN) $(SANF) -Iinclude $(DZ_OPT) $(CFLAGS)
 
 .PHONY: hzadvise
 all: hzadvise
 hzadvise: $(HZA_BIN)
-$(HZA_BIN): $(HZA_SRC) $(wildcard tools/hzadvise/*.h) build/host/libdynhz.a
+$(eval $(call flags_stamp,$(HZA_DIR),$(CC) $(HZA_CFLAGS)))
+$(HZA_BIN): $(HZA_SRC) $(wildcard tools/hzadvise/*.h) $(HZA_LIB) $(HZA_DIR)/.flags
 	@mkdir -p $(dir $@)
-	$(CC) $(HZA_CFLAGS) $(HZA_SRC) build/host/libdynhz.a $(SANF) -o $@
-ifneq ($(VB),build/host)
-build/host/libdynhz.a: FORCE_HZA
+	$(CC) $(HZA_CFLAGS) $(HZA_SRC) $(HZA_LIB) $(SANF) -o $@
+ifeq ($(filter $(HZA_LIB),$(B)/libdynhz.a $(VB)/libdynhz.a),)
+$(HZA_LIB): FORCE_HZA
 	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= M32= USER_HZ= lib
 FORCE_HZA:
 endif

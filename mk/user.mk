@@ -9,6 +9,8 @@ UB		:= build/x86/user
 USER_PROGS	:= usertest timertest clocktest hzwatch
 USER_BINS	:= $(foreach p,$(USER_PROGS),$(UB)/$(p) $(UB)/$(p)-glibc)
 UCFLAGS		:= -m32 -static -O2 $(DZ_WARN) -Werror -fno-pie -no-pie
+# gcc whatever CC says: musl is used through a gcc specs file.
+UCC		:= gcc
 
 .PHONY: user-progs
 user-progs: $(USER_BINS)
@@ -23,8 +25,8 @@ $(MUSL_SPECS): mk/user.mk scripts/fetch-deb.sh
 
 # The specs replace gcc's link line, -m32's emulation with it: name it again.
 $(UB)/%: user/%.c user/report.h $(MUSL_SPECS)
-	$(CC) -specs $(MUSL_SPECS) $(UCFLAGS) -Wl,-m,elf_i386 $< -o $@
+	$(UCC) -specs $(MUSL_SPECS) $(UCFLAGS) -Wl,-m,elf_i386 $< -o $@
 
 $(UB)/%-glibc: user/%.c user/report.h
 	@mkdir -p $(UB)
-	$(CC) $(UCFLAGS) $< -o $@
+	$(UCC) $(UCFLAGS) $< -o $@

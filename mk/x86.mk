@@ -18,15 +18,21 @@ QEMU_SYS  ?= qemu-system-i386
 
 KARCH	:= -m32 -march=i686 -mgeneral-regs-only
 # The project's flags (Makefile), freestanding i386, then the user's CFLAGS.
+# A flag only one compiler knows, asked of the compiler in use (gcc's
+# -fno-tree-loop-distribute-patterns: no loop turned into a memset call).
+kcc-option = $(shell $(KCC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo $(1))
 KFREE	:= $(KARCH) -ffreestanding -fno-pic -fno-stack-protector -fno-asynchronous-unwind-tables \
-	   -fno-tree-loop-distribute-patterns
+	   $(call kcc-option,-fno-tree-loop-distribute-patterns)
 KCFLAGS	:= $(DZ_STD) $(DZ_WARN) $(KFREE) -fno-omit-frame-pointer \
 	   -DDYNHZ_PORT_IRQFLAGS_H='<asm/irqflags.h>' \
 	   $(if $(CONFIG_HZ),-DCONFIG_HZ=$(CONFIG_HZ)) $(if $(DEBUG),-DDYNHZ_DEBUG) \
 	   -Iinclude -Iarch/x86/include -Ikernel/include $(if $(CONFIG_HZ),-I$(KB)/gen) \
 	   $(DZ_OPT) $(CFLAGS)
 KASFLAGS := -m32 -Iinclude -Iarch/x86/include -D__ASSEMBLY__
-KLDFLAGS := -m32 -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,noexecstack \
+# gcc's driver needs -no-pie not to link a PIE; clang's does not, and warns.
+kld-no-pie = $(shell echo 'void _start(void) {}' | $(KCC) -Werror -m32 -nostdlib -static -no-pie \
+	       -x c - -o /dev/null 2>/dev/null && echo -no-pie)
+KLDFLAGS := -m32 -nostdlib -static $(kld-no-pie) -Wl,--build-id=none -Wl,-z,noexecstack \
 	    -Wl,-T,arch/x86/kernel.ld
 
 K_CSRC	:= $(wildcard time/*.c lib/*.c arch/x86/*.c kernel/*.c)
@@ -42,17 +48,21 @@ print-kernel:
 $(KELF): $(K_OBJ) arch/x86/kernel.ld
 	$(KCC) $(KLDFLAGS) $(K_OBJ) -lgcc -o $@
 
-$(KB)/%.o: %.c $(K_GEN)
+$(eval $(call flags_stamp,$(KB),$(KCC) $(KCFLAGS) | $(KASFLAGS) | $(KLDFLAGS)))
+
+$(KB)/%.o: %.c $(K_GEN) $(KB)/.flags
 	@mkdir -p $(dir $@)
 	$(KCC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
-$(KB)/%.o: %.S
+$(KB)/%.o: %.S $(KB)/.flags
 	@mkdir -p $(dir $@)
 	$(KCC) $(KASFLAGS) -MMD -MP -c $< -o $@
 
 # The constant kernel's header: the Makefile's one rule, with the 32-bit
 # generator of the kernel's word size and USER_HZ.
-$(KB)/gen/dynhz/timeconst.h: GEN_MAKE = M32=1 CONFIG_HZ= DEBUG= SAN= USER_HZ=
+# The kernel ticks on the PIT: its constants are for the PIT's clock.
+$(KB)/gen/dynhz/timeconst.h: GEN_MAKE = M32=1 CONFIG_HZ= CLOCK_HZ= DEBUG= SAN= USER_HZ=
+$(KB)/gen/dynhz/timeconst.h: CLOCK_HZ =
 $(KB)/gen/dynhz/timeconst.h: GEN_BIN = build/host-32/timeconst-gen
 $(KB)/gen/dynhz/timeconst.h: GEN_RUN = $(QEMU_USER)
 

@@ -10,6 +10,13 @@ int dz_clockevents_set_periodic(struct clock_event_device *dev, unsigned int hz,
 				struct dz_tick_period *period);
 
 /*
+ * The tick set_periodic would make at hz, asked ahead (the driver's
+ * optional tick_period): -DZ_ENOSYS when the driver cannot tell.
+ */
+int dz_clockevents_tick_period(struct clock_event_device *dev, unsigned int hz,
+			       struct dz_tick_period *period);
+
+/*
  * One-shot: an interrupt delta_ns from now, clamped into the device's
  * [min_delta_ns, max_delta_ns] (so the event may come later than asked,
  * never earlier). -DZ_ENOSYS if the device has no one-shot mode.

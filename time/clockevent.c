@@ -32,9 +32,9 @@ static u64 ticks_to_ns(u64 freq, u64 ticks, enum dz_round round)
 	struct dz_rate counts = { freq, 1 };
 	struct dz_conv cv;
 
-	if (dz_conv_init(&cv, counts, ns, round, U64_MAX, U64_MAX, DZ_SHAPE_WIDE, 0))
+	if (dz_conv_make(&cv, counts, ns, round, U64_MAX, U64_MAX))
 		return 0;
-	return dz_conv_wide(&cv, ticks);
+	return dz_conv(&cv, ticks);
 }
 
 /*
@@ -103,6 +103,21 @@ int dz_clockevents_set_periodic(struct clock_event_device *dev, unsigned int hz,
 		return -DZ_EINVAL;
 	dev->state = CLOCK_EVT_STATE_PERIODIC;
 	return 0;
+}
+
+int dz_clockevents_tick_period(struct clock_event_device *dev, unsigned int hz,
+			       struct dz_tick_period *period)
+{
+	int err;
+
+	if (!(dev->features & CLOCK_EVT_FEAT_PERIODIC) || !dev->tick_period)
+		return -DZ_ENOSYS;
+	period->num = 0;
+	period->den = 0;
+	err = dev->tick_period(dev, hz, period);
+	if (!err && (!period->num || !period->den))
+		err = -DZ_EINVAL;
+	return err;
 }
 
 int dz_clockevents_program_ns(struct clock_event_device *dev, u64 delta_ns)

@@ -35,6 +35,9 @@
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 #include "hrtimer-internal.h"
+#include "bits.h"
+#include "hlist.h"
+#include "rbtree.h"
 #include "timekeeping-internal.h"
 #include "tick-internal.h"
 
@@ -159,40 +162,6 @@ static void tree_remove(struct hrtimer *t)
 
 /* ---- the wheel: the timers from the boundary on ---- */
 
-static inline u64 slot_bit(unsigned int s)
-{
-	return 1ULL << s;
-}
-
-/* Trailing zeros of x != 0; on i386 without libgcc's 64-bit helper. */
-static inline unsigned int ctz64(u64 x)
-{
-#if BITS_PER_LONG == 32
-	u32 lo = (u32)x;
-
-	return lo ? (unsigned int)__builtin_ctz(lo)
-		  : 32 + (unsigned int)__builtin_ctz((u32)(x >> 32));
-#else
-	return (unsigned int)__builtin_ctzll(x);
-#endif
-}
-
-static inline unsigned int msb64(u64 x)
-{
-#if BITS_PER_LONG == 32
-	u32 hi = (u32)(x >> 32);
-
-	return hi ? 63 - (unsigned int)__builtin_clz(hi) : 31 - (unsigned int)__builtin_clz((u32)x);
-#else
-	return 63 - (unsigned int)__builtin_clzll(x);
-#endif
-}
-
-static inline u64 ror64(u64 x, unsigned int n)
-{
-	return (x >> n) | (x << ((64 - n) & 63));
-}
-
 /*
  * Files t, due in unit u >= q.clk, at level n = msb(delta) / 6, in the
  * slot (u >> 6n) & 63, which the clock reaches at u rounded down to a
@@ -266,11 +235,10 @@ static void process_unit(u64 u)
 
 			if (q.map[lvl] & slot_bit(s)) {
 				take_slot(lvl, s, &work);
-				while (!dz_hlist_empty(&work)) {
-					struct hrtimer *t = timer_of_list(work.first);
+				for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));) {
+					struct hrtimer *t = timer_of_list(l);
 
 					check_timer(t);
-					dz_hlist_del_init(&t->_node.list);
 					wheel_enqueue(t, (u64)timer_key(t) >> UNIT_SHIFT);
 				}
 			}
@@ -281,11 +249,10 @@ static void process_unit(u64 u)
 	q.clk = u + 1;
 	if (q.map[0] & slot_bit(s0)) {
 		take_slot(0, s0, &work);
-		while (!dz_hlist_empty(&work)) {
-			struct hrtimer *t = timer_of_list(work.first);
+		for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));) {
+			struct hrtimer *t = timer_of_list(l);
 
 			check_timer(t);
-			dz_hlist_del_init(&t->_node.list);
 			tree_insert(t);
 		}
 	}
@@ -717,10 +684,9 @@ static void refile(bool (*take)(struct hrtimer *))
 	 */
 	dz_rb_drain(&q.tree, onto_list, &keep);
 	q.first = NULL;
-	while (!dz_hlist_empty(&keep)) {
-		struct hrtimer *t = timer_of_list(keep.first);
+	for (struct dz_hlist_node *l; (l = dz_hlist_pop(&keep));) {
+		struct hrtimer *t = timer_of_list(l);
 
-		dz_hlist_del_init(&t->_node.list);
 		take(t);
 		dz_hlist_add_head(&t->_node.list, &work);
 	}
@@ -737,10 +703,9 @@ static void refile(bool (*take)(struct hrtimer *))
 			}
 		}
 	}
-	while (!dz_hlist_empty(&work)) {
-		struct hrtimer *t = timer_of_list(work.first);
+	for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));) {
+		struct hrtimer *t = timer_of_list(l);
 
-		dz_hlist_del_init(&t->_node.list);
 		file(t, timer_key(t));
 	}
 }
@@ -827,10 +792,9 @@ void dz_hrtimers_init(void)
 	/* Timers of an earlier boot become plain not-queued timers. */
 	dz_rb_drain(&q.tree, forget, NULL);
 	for (unsigned int i = 0; i < SLOTS; i++)
-		while (!dz_hlist_empty(&q.slot[i])) {
-			struct hrtimer *t = timer_of_list(q.slot[i].first);
+		for (struct dz_hlist_node *l; (l = dz_hlist_pop(&q.slot[i]));) {
+			struct hrtimer *t = timer_of_list(l);
 
-			dz_hlist_del_init(&t->_node.list);
 			t->_state = ON_NOTHING;
 		}
 	for (unsigned int lvl = 0; lvl < LEVELS; lvl++)

@@ -6,11 +6,21 @@
  * boundary, with interrupts off: jiffy J (the tick just counted) is the
  * last of the old rate, the device is asked for the new rate at once, and
  * jiffy J + 1 begins one new period later. Everything that counts in
- * jiffies is re-expressed from J: the wheel's timers (their remaining real
- * time, rounded up in new jiffies), the conversion constants (one
- * generation, published with one pointer store), timekeeping's tick-counted
- * clocks, the tickless grid; then the hooks do the kernel's own state.
- * Nothing here is on the tick's common path.
+ * jiffies is re-expressed from J: the conversion constants (one
+ * generation, published with one pointer store), timekeeping's
+ * tick-counted clocks, the tickless grid, the kernel's own state (the
+ * hooks), and the wheel's timers (their remaining real time, rounded up in
+ * new jiffies).
+ *
+ * What can be computed before the boundary is, with interrupts on: when
+ * the device can tell the tick it will make (its tick_period), every
+ * constant of the new period is built ahead, and the boundary only checks
+ * the device made that tick and publishes. The timers are not
+ * re-expressed there either: the wheel moves whole, in O(slots), and the
+ * caller moves its timers afterwards in batches of DZ_RETUNE_BATCH with
+ * interrupts on between them (time/timer.c keeps the ones that come due
+ * meanwhile on time). So the interrupt-off window does not grow with the
+ * number of timers. Nothing here is on the tick's common path.
  */
 #include <dynhz/retune.h>
 #include <dynhz/jiffies.h>
@@ -35,7 +45,13 @@ static struct {
 	unsigned long clamped;
 	u32 generation;
 	struct dz_retune_info last;
-	struct dz_conv cv; /* old jiffies -> new jiffies, rounded up, for last */
+	struct dz_conv cv;	/* old jiffies -> new jiffies, rounded up, for last */
+	struct dz_conv cv_back; /* new jiffies -> old jiffies, rounded down, for last */
+	struct dz_conv next_cv, next_cv_back; /* the same, prepared for the next change */
+	bool busy;  /* a change is under way, from ask to its last timer moved */
+	bool ahead; /* prepared before the boundary, for period ahead_p */
+	struct dz_tick_period ahead_p;
+	bool defer; /* tests: leave the timers to dz_timers_migrate() */
 } rt;
 
 void dz_hz_retune_boot(void)
@@ -44,6 +60,7 @@ void dz_hz_retune_boot(void)
 	rt.last.generation = 0;
 	rt.want = 0;
 	rt.done = true;
+	rt.busy = false;
 }
 
 u32 dz_hz_generation(void)
@@ -74,8 +91,13 @@ static int retune_conv(struct dz_conv *cv, struct dz_tick_period from, struct dz
 {
 	const struct dz_rate old_j = { from.den, from.num }, new_j = { to.den, to.num };
 
-	return dz_conv_init(cv, old_j, new_j, DZ_ROUND_UP, ULONG_MAX, MAX_JIFFY_OFFSET,
-			    DZ_SHAPE_WIDE, 0);
+	return dz_conv_make(cv, old_j, new_j, DZ_ROUND_UP, ULONG_MAX, MAX_JIFFY_OFFSET);
+}
+
+unsigned long dz_retune_old_jiffies(const struct dz_retune_info *info, unsigned long new_delta)
+{
+	DZ_BUG_ON(info->generation != rt.generation);
+	return (unsigned long)dz_conv(&rt.cv_back, new_delta);
 }
 
 unsigned long dz_retune_jiffies(const struct dz_retune_info *info, unsigned long old_delta)
@@ -89,7 +111,7 @@ unsigned long dz_retune_jiffies(const struct dz_retune_info *info, unsigned long
 			return MAX_JIFFY_OFFSET;
 		cv = &local;
 	}
-	y = dz_conv_wide(cv, old_delta);
+	y = dz_conv(cv, old_delta);
 #ifdef DYNHZ_DEBUG
 	if (y != dz_conv_exact(cv, old_delta))
 		dz_panic("dz_retune_jiffies(%lu) = %llu, exact %llu", old_delta,
@@ -117,9 +139,24 @@ static int prepare(struct dz_tick_period old_p, struct dz_tick_period p)
 		return -DZ_EINVAL;
 #endif
 	if (dz_timekeeping_retune_prepare(p) || dz_tick_sched_retune_prepare(p) ||
-	    retune_conv(&rt.cv, old_p, p))
+	    retune_conv(&rt.next_cv, old_p, p) ||
+	    dz_conv_make(&rt.next_cv_back, (struct dz_rate){ p.den, p.num },
+			 (struct dz_rate){ old_p.den, old_p.num }, DZ_ROUND_DOWN, ULONG_MAX,
+			 ULONG_MAX))
 		return -DZ_EINVAL;
 	return 0;
+}
+
+/*
+ * Before arming, with interrupts on: the constants of the tick the device
+ * says it will make. The boundary uses them if it does make it.
+ */
+static void prepare_ahead(struct clock_event_device *dev, unsigned int hz)
+{
+	struct dz_tick_period p;
+
+	rt.ahead = !dz_clockevents_tick_period(dev, hz, &p) && !prepare(dz_hz_period(), p);
+	rt.ahead_p = p;
 }
 
 /* The device is asked again for the rate it had: same period, a new phase. */
@@ -169,21 +206,28 @@ void dz_hz_retune_boundary(void)
 		finish(-DZ_EINVAL);
 		return;
 	}
-	err = prepare(info.old_period, info.new_period);
+	if (rt.ahead && rt.ahead_p.num == info.new_period.num &&
+	    rt.ahead_p.den == info.new_period.den)
+		err = 0;
+	else
+		err = prepare(info.old_period, info.new_period);
 	if (err) {
 		restore(dev, info.old_hz, info.old_period, anchor, hres);
 		finish(err);
 		return;
 	}
 	info.generation = rt.generation + 1;
+	rt.cv = rt.next_cv;
+	rt.cv_back = rt.next_cv_back;
 	rt.last = info;
 	rt.generation = info.generation;
 #ifndef CONFIG_HZ
 	dz_timeconst_publish(dz_timeconst_next());
 #endif
 	dz_hz_set_runtime(hz, info.new_period);
-	info.timers = dz_timers_retune(&info, &rt.clamped);
+	info.timers = dz_timers_pending();
 	rt.last = info;
+	dz_timers_retune_begin(&info);
 	dz_timekeeping_retune(info.new_period);
 	dz_tick_sched_retune(anchor, jiffies_64);
 	if (hres)
@@ -219,10 +263,34 @@ static void report(void)
 	dz_hz_report_time_line();
 }
 
+/* The timers of the last change, in batches, interrupts on between them. */
+static void migrate_all(void)
+{
+	unsigned long moved, clamped;
+
+	while (dz_timers_migrate(DZ_RETUNE_BATCH, &moved, &clamped))
+		;
+	rt.last.timers = moved;
+	rt.clamped = clamped;
+}
+
+void dz_hz_retune_defer_timers(bool defer)
+{
+	rt.defer = defer;
+}
+
+bool dz_hz_retune_migrate(unsigned int max)
+{
+	unsigned long moved, clamped;
+
+	return dz_timers_migrate(max, &moved, &clamped);
+}
+
 static int retune(const struct dz_param *p)
 {
 	unsigned long hz, flags;
 	unsigned int old = HZ;
+	struct clock_event_device *dev;
 	int err = check_value(p, &hz);
 
 	if (err)
@@ -234,10 +302,17 @@ static int retune(const struct dz_param *p)
 	return -DZ_EPERM;
 #endif
 	flags = dz_irq_save();
-	if (rt.want || !dz_tick_device()) {
+	dev = dz_tick_device();
+	if (rt.busy || rt.want || !dev) {
 		dz_irq_restore(flags);
 		return -DZ_EBUSY;
 	}
+	rt.busy = true;
+	dz_irq_restore(flags);
+	/* The timers of a change the tests left unmoved, first. */
+	migrate_all();
+	prepare_ahead(dev, (unsigned int)hz);
+	flags = dz_irq_save();
 	rt.done = false;
 	rt.want = (unsigned int)hz;
 	dz_tick_retune_arm();
@@ -250,11 +325,15 @@ static int retune(const struct dz_param *p)
 			__asm__ volatile("" ::: "memory");
 	}
 	if (rt.result) {
+		rt.busy = false;
 		dz_printk("hz: clockevent %s gives no exactly convertible tick at HZ %lu, HZ stays "
 			  "%u\n",
-			  dz_tick_device()->name, hz, old);
+			  dev->name, hz, old);
 		return rt.result;
 	}
+	if (!rt.defer)
+		migrate_all();
+	rt.busy = false;
 	report();
 	return 0;
 }

@@ -17,9 +17,21 @@
  * reached, a tick that had work computes it again, deleting a timer leaves
  * it (at worst a tick then finds nothing to do). An empty tick is a single
  * comparison with it.
+ *
+ * A change of HZ (time/retune.c) moves the whole wheel, as it is, into a
+ * second one, `old`, in O(slots) at the boundary jiffy J; its timers still
+ * count old jiffies. They are re-expressed (their remaining real time from
+ * J, rounded up in new jiffies: never early) and filed in the new wheel in
+ * batches, with interrupts on between them; meanwhile the tick keeps the
+ * old wheel up with real time: before processing new jiffy j it moves
+ * every old timer due by then (old jiffies up to J + floor((j - J) new /
+ * old)), so none runs late either. base.next, idle and the next expiry
+ * count the old wheel's next event, converted.
  */
 #include <dynhz/timer.h>
 #include "timer-internal.h"
+#include "bits.h"
+#include "hlist.h"
 #include "hrtimer-internal.h"
 #include <dynhz/jiffies.h>
 #include <dynhz/port.h>
@@ -47,29 +59,15 @@ struct timer_base {
 };
 
 static struct timer_base base;
+/* The wheel of the old rate during a change of HZ (only clk, next, map, slot). */
+static struct timer_base old;
 
-static inline u64 slot_bit(unsigned int s)
-{
-	return 1ULL << s;
-}
-
-/* Trailing zeros of x != 0; on i386 without libgcc's 64-bit helper. */
-static inline unsigned int ctz64(u64 x)
-{
-#if BITS_PER_LONG == 32
-	u32 lo = (u32)x;
-
-	return lo ? (unsigned int)__builtin_ctz(lo)
-		  : 32 + (unsigned int)__builtin_ctz((u32)(x >> 32));
-#else
-	return (unsigned int)__builtin_ctzll(x);
-#endif
-}
-
-static inline u64 ror64(u64 x, unsigned int n)
-{
-	return (x >> n) | (x << ((64 - n) & 63));
-}
+static struct {
+	bool on; /* old may still hold timers */
+	struct dz_retune_info info;
+	unsigned long moved, clamped;
+	unsigned int cursor; /* the next slot of old the batches empty */
+} mig;
 
 /* The level of a timer due delta (< DZ_TIMER_WHEEL_RANGE) jiffies after clk. */
 static inline unsigned int delta_level(unsigned long delta)
@@ -84,9 +82,9 @@ static inline unsigned int delta_level(unsigned long delta)
  * rounded down to a multiple of 64^n: a delta of at least 64^n puts that
  * jiffy at or after clk, and it is where the level turns to that slot.
  */
-static inline void wheel_enqueue(struct timer_list *t)
+static inline void wheel_enqueue(struct timer_base *b, struct timer_list *t)
 {
-	unsigned long when = t->expires, delta = when - base.clk;
+	unsigned long when = t->expires, delta = when - b->clk;
 	unsigned int lvl, sh, idx;
 	unsigned long reach;
 
@@ -98,29 +96,31 @@ static inline void wheel_enqueue(struct timer_list *t)
 			 * is not due yet by time_after_eq(), so it waits like
 			 * any far timer.
 			 */
-			when = base.clk;
+			when = b->clk;
 			delta = 0;
 		} else {
 			/* Beyond the wheel: wait in its farthest slot, re-filed from there. */
-			when = base.clk + PARK_DELTA;
+			when = b->clk + PARK_DELTA;
 			delta = PARK_DELTA;
 		}
 	}
 	lvl = delta_level(delta);
 	sh = LVL_SHIFT(lvl);
 	idx = lvl * LVL_SIZE + (unsigned int)((when >> sh) & LVL_MASK);
-	dz_hlist_add_head(&t->entry, &base.slot[idx]);
-	base.map[lvl] |= slot_bit(idx % LVL_SIZE);
+	dz_hlist_add_head(&t->entry, &b->slot[idx]);
+	b->map[lvl] |= slot_bit(idx % LVL_SIZE);
 	t->idx = idx;
 	reach = (when >> sh) << sh;
-	if (time_before(reach, base.next))
-		base.next = reach;
+	if (time_before(reach, b->next))
+		b->next = reach;
 }
 
 /*
  * Unlinks a pending timer. One that is on the list of a slot being run is
  * not in the wheel slot its idx names any more: it cannot be that slot's
- * only node, so the slot's bit is left alone, as it should. base.next
+ * only node, so the slot's bit is left alone, as it should. Nor can one
+ * still in the old wheel during a change of HZ: its slot there keeps its
+ * bit (the old wheel then finds an empty slot: nothing to do). base.next
  * stays: early is harmless.
  */
 static inline void wheel_dequeue(struct timer_list *t)
@@ -198,15 +198,19 @@ int mod_timer(struct timer_list *t, unsigned long expires)
 #endif
 	dz_timer_check_generation(t, expires);
 	if (was) {
-		/* Where it is filed is still right for the same expiry. */
-		if (t->expires == expires)
+		/*
+		 * Where it is filed is still right for the same expiry, but for
+		 * a timer not yet moved by a change of HZ: that one counts old
+		 * jiffies.
+		 */
+		if (t->expires == expires && likely(!mig.on))
 			goto out;
 		wheel_dequeue(t);
 	} else {
 		base.stats.pending++;
 	}
 	t->expires = expires;
-	wheel_enqueue(t);
+	wheel_enqueue(&base, t);
 out:
 	dz_irq_restore(flags);
 	return was;
@@ -258,10 +262,9 @@ static void expire(unsigned long now)
 		return;
 	base.map[0] &= ~slot_bit(s);
 	dz_hlist_move_list(&base.slot[s], &work);
-	while (!dz_hlist_empty(&work)) {
-		struct timer_list *t = dz_container_of(work.first, struct timer_list, entry);
+	for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));) {
+		struct timer_list *t = dz_container_of(l, struct timer_list, entry);
 
-		dz_hlist_del_init(&t->entry);
 		base.stats.pending--;
 		base.stats.expired++;
 		check_not_early(t, now);
@@ -270,37 +273,72 @@ static void expire(unsigned long now)
 	}
 }
 
-/* Re-files the timers of one slot relative to base.clk. */
-static void cascade(unsigned int lvl, unsigned int s)
+/* Re-files the timers of one slot relative to b->clk. */
+static void cascade(struct timer_base *b, unsigned int lvl, unsigned int s)
 {
 	struct dz_hlist_head work;
 
-	base.map[lvl] &= ~slot_bit(s);
-	dz_hlist_move_list(&base.slot[lvl * LVL_SIZE + s], &work);
-	while (!dz_hlist_empty(&work)) {
-		struct timer_list *t = dz_container_of(work.first, struct timer_list, entry);
+	b->map[lvl] &= ~slot_bit(s);
+	dz_hlist_move_list(&b->slot[lvl * LVL_SIZE + s], &work);
+	for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));) {
+		struct timer_list *t = dz_container_of(l, struct timer_list, entry);
 
-		dz_hlist_del_init(&t->entry);
-		wheel_enqueue(t);
+		wheel_enqueue(b, t);
 		base.stats.cascaded++;
 	}
 }
 
-/* Processes jiffy now == base.clk. */
-static void process_jiffy(unsigned long now)
+/*
+ * One timer of the old rate into the new wheel: what remained of it at the
+ * boundary J, in new jiffies rounded up (one already due stays due).
+ */
+static void migrate(struct timer_list *t)
+{
+	unsigned long j = mig.info.jiffies, left = t->expires - j;
+
+	if ((long)left > 0) {
+		unsigned long now_left = dz_retune_jiffies(&mig.info, left);
+
+		mig.clamped += now_left == MAX_JIFFY_OFFSET;
+		dz_timer_note_reexpressed(t, mig.info.generation, j + now_left);
+		t->expires = j + now_left;
+	}
+	wheel_enqueue(&base, t);
+	mig.moved++;
+}
+
+/* The old wheel's level-0 slot of old jiffy now: due in real time, so moved now. */
+static void migrate_due(unsigned long now)
+{
+	unsigned int s = (unsigned int)(now & LVL_MASK);
+	struct dz_hlist_head work;
+
+	if (!(old.map[0] & slot_bit(s)))
+		return;
+	old.map[0] &= ~slot_bit(s);
+	dz_hlist_move_list(&old.slot[s], &work);
+	for (struct dz_hlist_node *l; (l = dz_hlist_pop(&work));)
+		migrate(dz_container_of(l, struct timer_list, entry));
+}
+
+/* Processes jiffy now == b->clk: the new wheel runs its timers, the old moves them. */
+static void process_jiffy(struct timer_base *b, unsigned long now)
 {
 	if (!(now & LVL_MASK)) {
 		for (unsigned int lvl = 1; lvl < LEVELS; lvl++) {
 			unsigned int s = (unsigned int)((now >> LVL_SHIFT(lvl)) & LVL_MASK);
 
-			if (base.map[lvl] & slot_bit(s))
-				cascade(lvl, s);
+			if (b->map[lvl] & slot_bit(s))
+				cascade(b, lvl, s);
 			if (s)
 				break; /* the next level turns only when this one wraps */
 		}
 	}
-	base.clk = now + 1;
-	expire(now);
+	b->clk = now + 1;
+	if (b == &base)
+		expire(now);
+	else
+		migrate_due(now);
 }
 
 /*
@@ -309,31 +347,84 @@ static void process_jiffy(unsigned long now)
  * Level n turns at multiples of 64^n: from the first such jiffy not before
  * clk, its occupied slots come in circular order, one 64^n apart.
  */
-static unsigned long next_event_delta(void)
+static unsigned long wheel_event_delta(const struct timer_base *b)
 {
-	unsigned long clk = base.clk, best = ULONG_MAX;
+	unsigned long clk = b->clk, best = ULONG_MAX;
 
 	for (unsigned int lvl = 0; lvl < LEVELS; lvl++) {
 		unsigned int sh = LVL_SHIFT(lvl), first;
 		unsigned long start, delta;
 
-		if (!base.map[lvl])
+		if (!b->map[lvl])
 			continue;
 		start = clk + ((0UL - clk) & ((1UL << sh) - 1));
 		first = (unsigned int)((start >> sh) & LVL_MASK);
-		delta = (start - clk) + ((unsigned long)ctz64(ror64(base.map[lvl], first)) << sh);
+		delta = (start - clk) + ((unsigned long)ctz64(ror64(b->map[lvl], first)) << sh);
 		if (delta < best)
 			best = delta;
 	}
 	return best;
 }
 
-/* base.next from the wheel as it is (a bound when nothing is pending). */
-static void update_next(void)
+/*
+ * A jiffy of the old rate at which the old wheel has work, as the first new
+ * jiffy by which it has come in real time.
+ */
+static unsigned long old_in_new(unsigned long old_jiffy)
 {
-	unsigned long delta = next_event_delta();
+	return mig.info.jiffies + dz_retune_jiffies(&mig.info, old_jiffy - mig.info.jiffies);
+}
 
-	base.next = base.clk + (delta < DZ_TIMER_WHEEL_RANGE ? delta : DZ_TIMER_WHEEL_RANGE);
+/* From base.clk, both wheels: the new one's first event and the old one's. */
+static unsigned long next_event_delta(void)
+{
+	unsigned long best = wheel_event_delta(&base);
+
+	if (unlikely(mig.on)) {
+		unsigned long od = wheel_event_delta(&old);
+
+		if (od != ULONG_MAX) {
+			unsigned long at = old_in_new(old.clk + od);
+			unsigned long d = time_after(at, base.clk) ? at - base.clk : 0;
+
+			if (d < best)
+				best = d;
+		}
+	}
+	return best;
+}
+
+/* base.next from the wheels as they are (a bound when nothing is pending). */
+static void update_next(struct timer_base *b)
+{
+	unsigned long delta = b == &base ? next_event_delta() : wheel_event_delta(b);
+
+	b->next = b->clk + (delta < DZ_TIMER_WHEEL_RANGE ? delta : DZ_TIMER_WHEEL_RANGE);
+}
+
+/*
+ * The tick at new jiffy now, during a change of HZ: the old wheel follows
+ * real time up to the last old jiffy that has fully passed, moving what is
+ * due (filed in the new wheel at now or earlier: it runs in this tick).
+ */
+static void old_catch_up(unsigned long now)
+{
+	unsigned long until =
+		mig.info.jiffies + dz_retune_old_jiffies(&mig.info, now - mig.info.jiffies);
+
+	while (time_after_eq(until, old.clk)) {
+		unsigned long next = old.next;
+
+		if (time_before(old.clk, next)) {
+			if (time_after(next, until)) {
+				old.clk = until + 1;
+				break;
+			}
+			old.clk = next;
+		}
+		process_jiffy(&old, old.clk);
+		update_next(&old);
+	}
 }
 
 static inline void wheel_check_clk(unsigned long now)
@@ -354,6 +445,8 @@ __attribute__((noinline)) static void run_timers(void)
 	unsigned long now = jiffies;
 
 	wheel_check_clk(now);
+	if (unlikely(mig.on))
+		old_catch_up(now);
 	while (time_after_eq(now, base.clk)) {
 		unsigned long next = base.next;
 
@@ -365,8 +458,8 @@ __attribute__((noinline)) static void run_timers(void)
 			}
 			base.clk = next;
 		}
-		process_jiffy(base.clk);
-		update_next();
+		process_jiffy(&base, base.clk);
+		update_next(&base);
 	}
 	/*
 	 * The callbacks may have queued hrtimers already due: at tick
@@ -407,15 +500,16 @@ void dz_timer_skip(u64 n)
 		dz_panic("skipping %llu jiffies over a timer event %lu ahead",
 			 (unsigned long long)n, idle);
 	base.clk += (unsigned long)n;
-	update_next();
+	update_next(&base);
 	dz_irq_restore(flags);
 }
 
-/* The earliest expiry in one slot of level 1 or up, as a delta from clk. */
-static unsigned long slot_min_delta(unsigned int idx, unsigned long best)
+/* The earliest expiry in one slot of level 1 or up, as a delta from b->clk. */
+static unsigned long slot_min_delta(const struct timer_base *b, unsigned int idx,
+				    unsigned long best)
 {
-	for (struct dz_hlist_node *n = base.slot[idx].first; n; n = n->next) {
-		unsigned long d = dz_container_of(n, struct timer_list, entry)->expires - base.clk;
+	for (struct dz_hlist_node *n = b->slot[idx].first; n; n = n->next) {
+		unsigned long d = dz_container_of(n, struct timer_list, entry)->expires - b->clk;
 
 		if (d < best)
 			best = d;
@@ -428,27 +522,50 @@ static unsigned long slot_min_delta(unsigned int idx, unsigned long best)
  * below (by the jiffy it cascades at), so slots are walked in order until
  * that bound is no better than the best expiry found. Parked timers make a
  * slot's bound loose, hence the walk rather than the first slot alone.
+ * The earliest expiry as a delta from b->clk, ULONG_MAX if none.
  */
-unsigned long dz_timer_next_expiry(void)
+static unsigned long wheel_first_expiry(const struct timer_base *b)
 {
-	unsigned long flags = dz_irq_save();
-	unsigned long clk = base.clk, best = ULONG_MAX;
+	unsigned long clk = b->clk, best = ULONG_MAX;
 
-	if (base.map[0])
-		best = (unsigned long)ctz64(ror64(base.map[0], (unsigned int)(clk & LVL_MASK)));
+	if (b->map[0])
+		best = (unsigned long)ctz64(ror64(b->map[0], (unsigned int)(clk & LVL_MASK)));
 	for (unsigned int lvl = 1; lvl < LEVELS; lvl++) {
 		unsigned int sh = LVL_SHIFT(lvl);
 		unsigned long start = clk + ((0UL - clk) & ((1UL << sh) - 1));
 		unsigned int first = (unsigned int)((start >> sh) & LVL_MASK);
-		u64 rest = ror64(base.map[lvl], first);
+		u64 rest = ror64(b->map[lvl], first);
 
 		while (rest) {
 			unsigned int d = (unsigned int)ctz64(rest);
 
 			if ((start - clk) + ((unsigned long)d << sh) >= best)
 				break;
-			best = slot_min_delta(lvl * LVL_SIZE + ((first + d) & LVL_MASK), best);
+			best = slot_min_delta(b, lvl * LVL_SIZE + ((first + d) & LVL_MASK), best);
 			rest &= rest - 1;
+		}
+	}
+	return best;
+}
+
+unsigned long dz_timer_next_expiry(void)
+{
+	unsigned long flags = dz_irq_save();
+	unsigned long clk = base.clk, best = wheel_first_expiry(&base);
+
+	/*
+	 * An old timer (an empty slot's stale bit may make this an old jiffy
+	 * with nothing in it: early, harmless) due at its re-expressed jiffy.
+	 */
+	if (unlikely(mig.on)) {
+		unsigned long od = wheel_first_expiry(&old);
+
+		if (od != ULONG_MAX) {
+			unsigned long at = old_in_new(old.clk + od);
+			unsigned long d = time_after(at, clk) ? at - clk : 0;
+
+			if (d < best)
+				best = d;
 		}
 	}
 	dz_irq_restore(flags);
@@ -460,61 +577,113 @@ void dz_timer_stats(struct dz_timer_stats *st)
 	unsigned long flags = dz_irq_save();
 
 	*st = base.stats;
+	st->levels = LEVELS;
+	st->slots_per_level = LVL_SIZE;
 	dz_irq_restore(flags);
+}
+
+static bool for_each_in(const struct timer_base *b,
+			bool (*fn)(const struct timer_list *t, void *arg), void *arg)
+{
+	for (unsigned int i = 0; i < SLOTS; i++) {
+		for (const struct dz_hlist_node *n = b->slot[i].first; n; n = n->next) {
+			const struct timer_list *t = dz_container_of(n, struct timer_list, entry);
+			struct timer_list moved;
+
+			if (b == &old) {
+				/* Shown as it will be once moved: in new jiffies. */
+				moved = *t;
+				if ((long)(t->expires - mig.info.jiffies) > 0)
+					moved.expires = old_in_new(t->expires);
+				t = &moved;
+			}
+			if (!fn(t, arg))
+				return false;
+		}
+	}
+	return true;
 }
 
 void dz_timer_for_each_pending(bool (*fn)(const struct timer_list *t, void *arg), void *arg)
 {
 	unsigned long flags = dz_irq_save();
 
-	for (unsigned int i = 0; i < SLOTS; i++)
-		for (const struct dz_hlist_node *n = base.slot[i].first; n; n = n->next)
-			if (!fn(dz_container_of(n, struct timer_list, entry), arg))
-				goto out;
-out:
+	if (for_each_in(&base, fn, arg) && mig.on)
+		for_each_in(&old, fn, arg);
 	dz_irq_restore(flags);
 }
 
 /*
- * HZ changed at jiffy j == base.clk - 1: every pending timer is taken out,
- * its expiry re-expressed from what remained of it in old jiffies (rounded
- * up in new ones: never early in real time), and filed again. A timer
- * already due stays due (it runs at the next tick). Interrupts off.
+ * HZ changed at jiffy j == base.clk - 1, interrupts off: the wheel, as it
+ * is, becomes the old wheel (O(slots): each slot's list moves whole), and
+ * the new one starts empty at the same clk. Its timers are moved by
+ * dz_timers_migrate() and by the tick (old_catch_up()).
  */
-unsigned long dz_timers_retune(const struct dz_retune_info *info, unsigned long *clamped)
+void dz_timers_retune_begin(const struct dz_retune_info *info)
 {
-	unsigned long j = info->jiffies, n = 0;
-	struct dz_hlist_head all = { NULL };
-
-	DZ_BUG_ON(base.clk != j + 1);
-	*clamped = 0;
-	for (unsigned int i = 0; i < SLOTS; i++) {
-		while (!dz_hlist_empty(&base.slot[i])) {
-			struct dz_hlist_node *node = base.slot[i].first;
-
-			dz_hlist_del_init(node);
-			dz_hlist_add_head(node, &all);
-		}
-	}
-	for (unsigned int lvl = 0; lvl < LEVELS; lvl++)
+	DZ_BUG_ON(base.clk != info->jiffies + 1 || mig.on);
+	for (unsigned int i = 0; i < SLOTS; i++)
+		dz_hlist_move_list(&base.slot[i], &old.slot[i]);
+	for (unsigned int lvl = 0; lvl < LEVELS; lvl++) {
+		old.map[lvl] = base.map[lvl];
 		base.map[lvl] = 0;
-	base.next = base.clk + DZ_TIMER_WHEEL_RANGE;
-	while (!dz_hlist_empty(&all)) {
-		struct timer_list *t = dz_container_of(all.first, struct timer_list, entry);
-		unsigned long left = t->expires - j;
-
-		dz_hlist_del_init(&t->entry);
-		if ((long)left > 0) {
-			unsigned long now_left = dz_retune_jiffies(info, left);
-
-			*clamped += now_left == MAX_JIFFY_OFFSET;
-			dz_timer_note_reexpressed(t, info->generation, j + now_left);
-			t->expires = j + now_left;
-		}
-		wheel_enqueue(t);
-		n++;
 	}
-	return n;
+	old.clk = base.clk;
+	old.next = base.next;
+	mig.info = *info;
+	mig.moved = 0;
+	mig.clamped = 0;
+	mig.cursor = 0;
+	mig.on = true;
+	update_next(&base);
+}
+
+/* Is every slot of the old wheel empty? (Its bits may be stale.) */
+static bool old_empty(void)
+{
+	for (unsigned int i = 0; i < SLOTS; i++)
+		if (!dz_hlist_empty(&old.slot[i]))
+			return false;
+	return true;
+}
+
+bool dz_timers_migrate(unsigned int max, unsigned long *moved, unsigned long *clamped)
+{
+	unsigned long flags = dz_irq_save();
+	bool more = mig.on;
+
+	/*
+	 * Slot by slot; a tick meanwhile may cascade old timers into slots
+	 * already passed, so an empty sweep ends only on an empty wheel.
+	 */
+	while (mig.on && max) {
+		struct dz_hlist_node *l = dz_hlist_pop(&old.slot[mig.cursor]);
+
+		if (l) {
+			migrate(dz_container_of(l, struct timer_list, entry));
+			max--;
+			continue;
+		}
+		if (++mig.cursor < SLOTS)
+			continue;
+		mig.cursor = 0;
+		if (old_empty()) {
+			mig.on = false;
+			for (unsigned int lvl = 0; lvl < LEVELS; lvl++)
+				old.map[lvl] = 0;
+		}
+	}
+	more = mig.on;
+	*moved = mig.moved;
+	*clamped = mig.clamped;
+	update_next(&base);
+	dz_irq_restore(flags);
+	return more;
+}
+
+unsigned long dz_timers_pending(void)
+{
+	return base.stats.pending;
 }
 
 void dz_timers_init(void)
@@ -523,20 +692,21 @@ void dz_timers_init(void)
 
 	/* Timers of an earlier boot become plain not-pending timers. */
 	for (unsigned int i = 0; i < SLOTS; i++) {
-		while (!dz_hlist_empty(&base.slot[i])) {
-			struct dz_hlist_node *n = base.slot[i].first;
-
+		for (struct dz_hlist_node *n; (n = dz_hlist_pop(&base.slot[i]));)
 			dz_timer_note_ran(dz_container_of(n, struct timer_list, entry));
-			dz_hlist_del_init(n);
-		}
+		while (dz_hlist_pop(&old.slot[i]))
+			;
 	}
-	for (unsigned int lvl = 0; lvl < LEVELS; lvl++)
+	for (unsigned int lvl = 0; lvl < LEVELS; lvl++) {
 		base.map[lvl] = 0;
+		old.map[lvl] = 0;
+	}
+	mig.on = false;
 	base.stats.pending = 0;
 	base.stats.expired = 0;
 	base.stats.cascaded = 0;
 	base.stats.stale_expiries = 0;
 	base.clk = jiffies + 1;
-	update_next();
+	update_next(&base);
 	dz_irq_restore(flags);
 }

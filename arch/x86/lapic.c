@@ -24,7 +24,7 @@
 #include <asm/i8254.h>
 #include <dynhz/printk.h>
 #include <dynhz/time64.h>
-#include <dynhz/wide.h>
+#include <dynhz/conv.h>
 
 #define MSR_APIC_BASE	 0x1b
 #define APIC_BASE_ENABLE (1U << 11)
@@ -142,6 +142,20 @@ static void lapic_spurious_interrupt(struct irq_frame *f, void *data)
 	spurious++; /* no EOI for a spurious interrupt */
 }
 
+static int lapic_tick_period(struct clock_event_device *dev, unsigned int hz,
+			     struct dz_tick_period *period)
+{
+	(void)dev;
+	if (hz < DZ_HZ_MIN || hz > DZ_HZ_MAX || !tsc_hz())
+		return -DZ_ERANGE;
+#ifdef CONFIG_HZ
+	*period = (struct dz_tick_period){ DZ_TC_PERIOD_NUM, DZ_TC_PERIOD_DEN };
+#else
+	*period = (struct dz_tick_period){ 1, hz };
+#endif
+	return 0;
+}
+
 static int lapic_set_periodic(struct clock_event_device *dev, unsigned int hz,
 			      struct dz_tick_period *period)
 {
@@ -213,6 +227,7 @@ struct clock_event_device lapic_clockevent = {
 	.name = "lapic",
 	.features = CLOCK_EVT_FEAT_PERIODIC | CLOCK_EVT_FEAT_ONESHOT,
 	.set_state_periodic = lapic_set_periodic,
+	.tick_period = lapic_tick_period,
 	.set_next_event_ns = lapic_set_next_event_ns,
 	.set_state_shutdown = lapic_shutdown,
 };

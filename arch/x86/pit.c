@@ -190,6 +190,16 @@ bool pit_idle_on_lapic(void)
 	return idle.on;
 }
 
+static int pit_tick_period(struct clock_event_device *dev, unsigned int hz,
+			   struct dz_tick_period *period)
+{
+	(void)dev;
+	if (hz < DZ_HZ_MIN || hz > DZ_HZ_MAX)
+		return -DZ_ERANGE;
+	*period = (struct dz_tick_period){ pit_divisor(hz), PIT_FREQ };
+	return 0;
+}
+
 static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 			    struct dz_tick_period *period)
 {
@@ -270,6 +280,7 @@ struct clock_event_device pit_clockevent = {
 	.name = "pit",
 	.features = CLOCK_EVT_FEAT_PERIODIC | CLOCK_EVT_FEAT_ONESHOT,
 	.set_state_periodic = pit_set_periodic,
+	.tick_period = pit_tick_period,
 	.set_next_event_ns = pit_set_next_event_ns,
 	.set_state_shutdown = pit_shutdown,
 	/* mode 0: one input clock to the 16-bit counter's reach */

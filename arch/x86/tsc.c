@@ -13,7 +13,7 @@
 #include <asm/i8254.h>
 #include <dynhz/printk.h>
 #include <dynhz/time64.h>
-#include <dynhz/wide.h>
+#include <dynhz/conv.h>
 
 static u64 tsc_rate;
 /* ns = cycles * ns_mult >> 32, good for the measurements we make */

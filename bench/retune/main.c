@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * bench/retune: the cost of changing HZ at runtime (dynhz_host_retune())
- * with 1, 1k and 100k pending jiffies timers, on the hosted core. Each
+ * with 1, 1k, 100k and 1M pending jiffies timers, on the hosted core. Each
  * change alternates 1000 -> 100 -> 1000 Hz and re-expresses every pending
- * timer; measured is the whole call: the wait for the next tick (one
- * tick's interrupt, nothing due), the change at that boundary, and the log
- * line formatted (console silenced).
+ * timer. Measured: the whole call (the wait for the next tick, the change
+ * at that boundary, every timer moved, the log line formatted with the
+ * console silenced); the change alone, its timers left to be moved
+ * (dz_hz_retune_defer_timers(): what the boundary costs, interrupts off);
+ * and one batch of DZ_RETUNE_BATCH timers moved (the longest other
+ * interrupt-off window).
  *
  *	retune-bench time REPS N...	median ns per change, per N
- *	retune-bench ir N...		one callgrind dump per N ("retune N")
+ *	retune-bench ir N...		callgrind dumps per N ("retune N", "boundary N",
+ *					"batch N")
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +102,28 @@ int main(int argc, char **argv)
 			qsort(t, (size_t)reps, sizeof(*t), cmp_u64);
 			printf("time %lu %llu %llu %llu\n", n, (unsigned long long)t[reps / 2],
 			       (unsigned long long)t[0], (unsigned long long)t[reps - 1]);
+			/* The boundary alone, then the batches of one change. */
+			dz_hz_retune_defer_timers(true);
+			for (int r = 0; r < reps; r++) {
+				u64 s = now_ns();
+
+				retune();
+				t[r] = now_ns() - s;
+				dz_hz_retune_migrate(n + 1);
+			}
+			qsort(t, (size_t)reps, sizeof(*t), cmp_u64);
+			printf("boundary %lu %llu\n", n, (unsigned long long)t[reps / 2]);
+			retune();
+			for (int r = 0; r < reps; r++) {
+				u64 s = now_ns();
+
+				dz_hz_retune_migrate(DZ_RETUNE_BATCH);
+				t[r] = now_ns() - s;
+			}
+			dz_hz_retune_migrate(n + 1);
+			dz_hz_retune_defer_timers(false);
+			qsort(t, (size_t)reps, sizeof(*t), cmp_u64);
+			printf("batch %lu %llu\n", n, (unsigned long long)t[reps / 2]);
 		}
 		return 0;
 	}
@@ -113,7 +139,18 @@ int main(int argc, char **argv)
 			CALLGRIND_ZERO_STATS;
 			retune();
 			CALLGRIND_DUMP_STATS_AT(label);
+			dz_hz_retune_defer_timers(true);
+			snprintf(label, sizeof(label), "boundary %lu", n);
+			CALLGRIND_ZERO_STATS;
+			retune();
+			CALLGRIND_DUMP_STATS_AT(label);
+			snprintf(label, sizeof(label), "batch %lu", n);
+			CALLGRIND_ZERO_STATS;
+			dz_hz_retune_migrate(DZ_RETUNE_BATCH);
+			CALLGRIND_DUMP_STATS_AT(label);
 			CALLGRIND_STOP_INSTRUMENTATION;
+			dz_hz_retune_migrate(n + 1);
+			dz_hz_retune_defer_timers(false);
 		}
 		return 0;
 	}

@@ -7,7 +7,9 @@
  * set_state_periodic, set_next_event_ns (if it has a one-shot mode) and
  * set_state_shutdown; for one-shot it also gives the rate its counter runs
  * at (freq_hz) and the shortest and longest count it can be programmed
- * with (min_delta_ticks, max_delta_ticks). It registers the device, and its
+ * with (min_delta_ticks, max_delta_ticks). A fourth call, tick_period, is
+ * optional: it lets a change of HZ at runtime do its arithmetic before the
+ * tick that applies it, with interrupts on. It registers the device, and its
  * interrupt calls dev->event_handler(dev). The core derives the nanosecond
  * limits at registration, sets event_handler (a no-op until dz_time_init()
  * makes the device the tick device, so an early interrupt is harmless), and
@@ -40,6 +42,13 @@ struct clock_event_device {
 	 */
 	int (*set_state_periodic)(struct clock_event_device *dev, unsigned int hz,
 				  struct dz_tick_period *period);
+	/*
+	 * Optional: stores in *period the exact tick set_state_periodic would
+	 * make at hz, without touching the hardware. Returns 0 or a negative
+	 * DZ_E* error, as set_state_periodic would.
+	 */
+	int (*tick_period)(struct clock_event_device *dev, unsigned int hz,
+			   struct dz_tick_period *period);
 	/*
 	 * One interrupt after delta_ns, never earlier: the core keeps delta_ns
 	 * within [min_delta_ns, max_delta_ns], the driver rounds it up to its

@@ -7,6 +7,8 @@
 #define DYNHZ_DYNHZ_H
 
 #include <dynhz/types.h>
+#include <dynhz/dztypes.h>
+#include <dynhz/node.h>
 #include <dynhz/errno.h>
 #include <dynhz/hz.h>
 #include <dynhz/time64.h>
@@ -21,5 +23,6 @@
 #include <dynhz/timer.h>
 #include <dynhz/hrtimer.h>
 #include <dynhz/tick.h>
+#include <dynhz/retune.h>
 
 #endif

@@ -59,8 +59,7 @@
 #include <dynhz/types.h>
 #include <dynhz/ktime.h>
 #include <dynhz/timekeeping.h>
-#include <dynhz/hlist.h>
-#include <dynhz/rbtree.h>
+#include <dynhz/node.h>
 
 /* Modes, with Linux's values. PINNED, SOFT and HARD have no effect here. */
 enum hrtimer_mode {

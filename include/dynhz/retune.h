@@ -51,7 +51,7 @@ struct dz_retune_info {
 	unsigned int old_hz, new_hz;
 	struct dz_tick_period old_period, new_period; /* exact, as the device reported */
 	unsigned long jiffies; /* the boundary: the last tick of the old rate */
-	unsigned long timers;  /* jiffies timers the core re-expressed */
+	unsigned long timers;  /* jiffies timers the core re-expresses (pending at the boundary) */
 	u32 generation;	       /* new generation, counts changes since boot */
 };
 
@@ -78,6 +78,39 @@ int dz_hz_retune_hook(void (*hook)(const struct dz_retune_info *info));
  * saturates at MAX_JIFFY_OFFSET.
  */
 unsigned long dz_retune_jiffies(const struct dz_retune_info *info, unsigned long old_delta);
+
+/*
+ * A remaining count of new jiffies as old ones, rounded down (the old
+ * jiffies that have fully passed): for the wheel while it moves timers.
+ */
+unsigned long dz_retune_old_jiffies(const struct dz_retune_info *info, unsigned long new_delta);
+
+/* Timers moved per batch after a change, interrupts off for each batch. */
+#define DZ_RETUNE_BATCH 128
+
+/**
+ * dz_hz_retune_defer_timers() - let the caller move the timers
+ * @defer: true: dz_hz_retune() returns once the change is applied, and the
+ *         timers pending at the boundary stay where they were filed, in
+ *         old jiffies, until dz_hz_retune_migrate() moves them (the tick
+ *         still runs each on time); false (the default): dz_hz_retune()
+ *         moves them itself, in batches, before it returns
+ *
+ * For a kernel that moves them from a worker of its own, and for
+ * measurements. A change still waiting for its timers moves them first.
+ */
+void dz_hz_retune_defer_timers(bool defer);
+
+/**
+ * dz_hz_retune_migrate() - move timers of the last change of HZ
+ * @max: at most this many, interrupts off while they move
+ *
+ * Each is re-expressed from what remained of it at the boundary, rounded
+ * up in new jiffies (never early). Process context, interrupts enabled.
+ *
+ * Return: true while timers of the old rate remain.
+ */
+bool dz_hz_retune_migrate(unsigned int max);
 
 /* Changes of HZ since boot (0 until the first). */
 u32 dz_hz_generation(void);

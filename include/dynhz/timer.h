@@ -13,14 +13,14 @@
  * already not pending, and may add, modify or delete any timer, themselves
  * too.
  *
- * The wheel (time/timer.c) has DZ_TIMER_WHEEL_LEVELS levels of 64 slots; level
+ * The wheel (time/timer.c) has 5 levels of 64 slots; level
  * n holds the timers due 64^n to 64^(n+1) - 1 jiffies ahead, in slots of
  * 64^n jiffies. When the clock reaches a slot of a higher level its timers
  * cascade down, so each timer is exact; a timer moves at most once per
  * level, so a tick costs O(1) amortized whatever the number pending, and a
  * tick before the next jiffy with work (lowered as timers are filed, found
  * again from per-level bitmaps of occupied slots) is a few instructions.
- * The wheel holds DZ_TIMER_WHEEL_RANGE - 1 = 2^30 - 1
+ * The wheel holds 2^30 - 1
  * jiffies: 654 days at HZ=19, 29.8 hours at HZ=10000. A later expiry is
  * parked in the farthest slot and re-filed when the wheel reaches it, so it
  * stays exact (2^30 - 2^24 jiffies pass between two re-filings).
@@ -35,7 +35,7 @@
 #define DYNHZ_TIMER_H
 
 #include <dynhz/types.h>
-#include <dynhz/hlist.h>
+#include <dynhz/node.h>
 
 struct timer_list {
 	struct dz_hlist_node entry; /* in a wheel slot while pending */
@@ -61,11 +61,6 @@ struct timer_list {
 #define TIMER_PINNED	 0x00100000
 #define TIMER_IRQSAFE	 0x00200000
 #define TIMER_INIT_FLAGS (TIMER_DEFERRABLE | TIMER_PINNED | TIMER_IRQSAFE)
-
-#define DZ_TIMER_WHEEL_LVL_BITS 6
-#define DZ_TIMER_WHEEL_LVL_SIZE (1U << DZ_TIMER_WHEEL_LVL_BITS)
-#define DZ_TIMER_WHEEL_LEVELS	5
-#define DZ_TIMER_WHEEL_RANGE	(1UL << (DZ_TIMER_WHEEL_LEVELS * DZ_TIMER_WHEEL_LVL_BITS))
 
 static inline void dz_timer_init(struct timer_list *t, void (*fn)(struct timer_list *),
 				 unsigned int flags)
@@ -93,7 +88,7 @@ static inline void dz_timer_init(struct timer_list *t, void (*fn)(struct timer_l
 
 static inline int timer_pending(const struct timer_list *t)
 {
-	return !dz_hlist_unhashed(&t->entry);
+	return t->entry.pprev != NULL; /* on a wheel slot's list */
 }
 
 /* Starts t, which must not be pending, to run when jiffies reaches t->expires. */
@@ -141,6 +136,7 @@ struct dz_timer_stats {
 	u64 expired;	       /* callbacks run */
 	u64 cascaded;	       /* timers moved down a level (or re-filed) */
 	u64 stale_expiries;    /* debug build: re-armed with their expiry before a change of HZ */
+	unsigned int levels, slots_per_level; /* the wheel's shape */
 };
 void dz_timer_stats(struct dz_timer_stats *st);
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <dynhz/rbtree.h>
+#include "rbtree.h"
 
 #include "ref.h"
 

@@ -28,6 +28,7 @@
 
 #include "panic.h"
 #include "ref.h"
+#include "timer-internal.h" /* the wheel's geometry */
 
 #ifdef CONFIG_HZ
 static const unsigned int hz_list[] = { CONFIG_HZ };

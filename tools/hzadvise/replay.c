@@ -53,7 +53,12 @@
 #define WAKE_NS	       30000ULL /* interrupts this close are one wakeup (as source.c) */
 #define READ_RECS      8192
 #define LOOKAHEAD_RECS 1024
-#define SIM_HZ	       100000000U /* the simulated clock */
+/*
+ * The simulated clock: 1 GHz, so that a jiffy is a whole number of ns,
+ * round(10^9 / HZ), the tick Linux makes (TICK_NSEC), at every HZ (the
+ * traces come from Linux). The generator serves every such period now.
+ */
+#define SIM_HZ	       1000000000U
 #define NS_PER_CYC     (1000000000U / SIM_HZ)
 #define AUTO_WINDOW_NS 1000000000ULL
 #define AUTO_BUSY_PCT  10

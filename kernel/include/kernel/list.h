@@ -3,7 +3,10 @@
 #ifndef KERNEL_LIST_H
 #define KERNEL_LIST_H
 
-#include <dynhz/hlist.h> /* dz_container_of */
+#include <dynhz/types.h>
+
+/* The structure that contains ptr, its member named member. */
+#define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
 struct list_head {
 	struct list_head *next, *prev;
@@ -13,7 +16,7 @@ struct list_head {
 	{                        \
 		&(name), &(name) \
 	}
-#define list_entry(ptr, type, member) dz_container_of(ptr, type, member)
+#define list_entry(ptr, type, member) container_of(ptr, type, member)
 
 static inline void INIT_LIST_HEAD(struct list_head *h)
 {

@@ -4,22 +4,12 @@
  * points back at the pointer that points at it, so a node unlinks itself
  * in O(1) without knowing its head, and an array of heads (a timer wheel's
  * slots) costs one word per slot. pprev == NULL means "on no list".
+ * The core's own (the types are public: <dynhz/node.h>).
  */
-#ifndef DYNHZ_HLIST_H
-#define DYNHZ_HLIST_H
+#ifndef DYNHZ_TIME_HLIST_H
+#define DYNHZ_TIME_HLIST_H
 
-#include <dynhz/types.h>
-
-struct dz_hlist_node {
-	struct dz_hlist_node *next;
-	struct dz_hlist_node **pprev;
-};
-
-struct dz_hlist_head {
-	struct dz_hlist_node *first;
-};
-
-#define dz_container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
+#include <dynhz/node.h>
 
 static inline bool dz_hlist_unhashed(const struct dz_hlist_node *n)
 {
@@ -52,6 +42,25 @@ static inline void dz_hlist_del_init(struct dz_hlist_node *n)
 		next->pprev = n->pprev;
 	n->next = NULL;
 	n->pprev = NULL;
+}
+
+/*
+ * Unlinks and returns the first node of h, NULL when h is empty: the loops
+ * that empty a list take nodes from its head, which they know, rather than
+ * through the nodes' back pointers.
+ */
+static inline struct dz_hlist_node *dz_hlist_pop(struct dz_hlist_head *h)
+{
+	struct dz_hlist_node *n = h->first;
+
+	if (n) {
+		h->first = n->next;
+		if (n->next)
+			n->next->pprev = &h->first;
+		n->next = NULL;
+		n->pprev = NULL;
+	}
+	return n;
 }
 
 /* Is n the only node of h? */

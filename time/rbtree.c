@@ -12,7 +12,7 @@
  * children trades places (not contents: the node is the object) with its
  * successor first.
  */
-#include <dynhz/rbtree.h>
+#include "rbtree.h"
 
 #define RED	  ((uintptr_t)1)
 #define MAX_DEPTH DZ_RB_MAX_DEPTH
@@ -76,8 +76,9 @@ static void rotate_right(struct dz_rb_root *root, node *x, node *parent)
  */
 static void insert_fixup(struct dz_rb_root *root, node *n, node **p, int i)
 {
-	while (i >= 1 && red(p[i - 1])) {
-		node *par = p[i - 1], *g = p[i - 2]; /* a red parent is not the root */
+	/* A red parent is not the root (i >= 2): the root stays black. */
+	while (i >= 2 && red(p[i - 1])) {
+		node *par = p[i - 1], *g = p[i - 2];
 		node *gg = i >= 3 ? p[i - 3] : NULL;
 		bool left = par == g->left;
 		node *uncle = left ? R(g) : g->left;

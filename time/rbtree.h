@@ -6,21 +6,12 @@
  * erase walk down from the root, keeping the ancestors on the stack, and
  * repair on the way back up; O(log n) in the worst case. The order is the
  * caller's: a strict total order (no two nodes equal), as erase finds its
- * node by it.
+ * node by it. The core's own (the types are public: <dynhz/node.h>).
  */
-#ifndef DYNHZ_RBTREE_H
-#define DYNHZ_RBTREE_H
+#ifndef DYNHZ_TIME_RBTREE_H
+#define DYNHZ_TIME_RBTREE_H
 
-#include <dynhz/types.h>
-
-struct dz_rb_node {
-	struct dz_rb_node *left;
-	uintptr_t right_red; /* the right child, | 1 when this node is red */
-};
-
-struct dz_rb_root {
-	struct dz_rb_node *node;
-};
+#include <dynhz/node.h>
 
 /* Is a before b? A strict total order on the nodes of one tree. */
 typedef bool (*dz_rb_before)(const struct dz_rb_node *a, const struct dz_rb_node *b);
