@@ -1,6 +1,6 @@
 #!/bin/bash
 # Installs the Debian packages a target needs, when they are missing.
-#   scripts/deps.sh check|bench|run|kernel|initramfs|user
+#   scripts/deps.sh check|bench|run|kernel|initramfs|user|linux
 # As root it uses apt-get; otherwise it says what to install and fails.
 set -e
 want=(gcc make)
@@ -10,6 +10,11 @@ bench) want+=(valgrind libev-dev libevent-dev libuv1-dev gnuplot-nox gcc-multili
 initramfs) want+=(cpio gcc-multilib) ;;
 user) want+=(gcc-multilib) ;;
 run | kernel) want+=(qemu-system-x86 qemu-user gcc-multilib) ;;
+# The Linux port (mk/linux.mk): Linux's build needs flex, bison, bc and
+# libelf (objtool); arm64 is cross-compiled with clang and lld (never
+# gcc-aarch64-linux-gnu: it conflicts with gcc-multilib, see
+# scripts/linux/lib.sh); both boot under QEMU.
+linux) want+=(flex bison bc libelf-dev ccache clang lld llvm qemu-system-x86 qemu-system-arm cpio xz-utils) ;;
 esac
 
 missing=()
