@@ -9,6 +9,7 @@
 #     sbin/run-checks          tests/linux/run-checks.sh
 #     sbin/hzcheck             tests/linux/hzcheck.c, static (lc_cc of
 #                              tests/linux/checks-lib.sh), -Wall -Wextra -Werror
+#     sbin/timerload           tests/linux/timerload.c, the same way
 #     kselftest/timers/PROG    every program tests/linux/kselftest-build.sh built
 # for scripts/linux/initramfs.sh ARCH OUT.cpio build/linux-payload/ARCH.
 # Prints the directory, one line per ARCH; fails with one line on stderr.
@@ -23,6 +24,11 @@ for arch in "$@"; do
 	if ! "${cc[@]}" -static -O2 -Wall -Wextra -Werror -o "$dir/sbin/hzcheck" tests/linux/hzcheck.c \
 		-lpthread -lrt >"$dir.hzcheck.log" 2>&1; then
 		echo "linux-payload: $arch: hzcheck does not build: $(grep -m1 -E 'error|warning' "$dir.hzcheck.log")" >&2
+		exit 1
+	fi
+	if ! "${cc[@]}" -static -O2 -Wall -Wextra -Werror -o "$dir/sbin/timerload" \
+		tests/linux/timerload.c >"$dir.timerload.log" 2>&1; then
+		echo "linux-payload: $arch: timerload does not build: $(grep -m1 -E 'error|warning' "$dir.timerload.log")" >&2
 		exit 1
 	fi
 	install -m 0755 tests/linux/run-checks.sh "$dir/sbin/run-checks"

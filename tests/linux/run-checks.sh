@@ -11,6 +11,7 @@
 # scripts/linux/initramfs.sh as an EXTRA_DIR:
 #     sbin/run-checks            this script
 #     sbin/hzcheck               tests/linux/hzcheck.c, static
+#     sbin/timerload             tests/linux/timerload.c, static
 #     kselftest/timers/PROG      tools/testing/selftests/timers, static
 #
 # Start. Either /init runs `/sbin/run-checks` when the kernel command line
@@ -22,6 +23,9 @@
 # Command line words read:
 #     check=ITEM[,ITEM...]   what to run, in order. ITEM is
 #                              hzcheck             /sbin/hzcheck --hz N
+#                              timerload           /sbin/timerload: the cost
+#                                                  benchmark's workload
+#                                                  (bench/linux), its lines
 #                              kselftest:PROG      a selftest (its arguments
 #                                                  and time limit from the
 #                                                  table below)
@@ -167,6 +171,18 @@ run_hzcheck() {
 	fi
 }
 
+run_timerload() {
+	local t0 rc
+	t0=$(uptime_s)
+	"$root/sbin/timerload" 2000
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		result timerload pass "$(secs "$t0" "$(uptime_s)")"
+	else
+		result timerload fail "$(secs "$t0" "$(uptime_s)")" "exit status $rc"
+	fi
+}
+
 run_kselftest() { # PROG
 	local prog=$1 line limit args t0 t1 rc el bad
 	line=$(ks_table | awk -v p="$prog" '$2 == p')
@@ -228,6 +244,7 @@ mode=
 for item in $(echo "$check" | tr ',' ' '); do
 	case $item in
 	hzcheck) mode= && run_hzcheck ;;
+	timerload) mode= && run_timerload ;;
 	kselftest:*)
 		mode=kselftest
 		name=${item#kselftest:}
@@ -241,7 +258,7 @@ for item in $(echo "$check" | tr ',' ' '); do
 		if [ "$mode" = kselftest ]; then
 			run_kselftest "$item"
 		else
-			result "$item" fail 0 "unknown check (hzcheck, kselftest:PROG)"
+			result "$item" fail 0 "unknown check (hzcheck, timerload, kselftest:PROG)"
 		fi
 		;;
 	esac
