@@ -175,16 +175,22 @@ static inline dz_u64 dz_conv_narrow_fixed(const struct dz_conv *cv, dz_u64 x, un
 static inline dz_u64 dz_conv_wide_fixed(const struct dz_conv *cv, dz_u64 x, unsigned int t,
 					_Bool check, _Bool add)
 {
+	/* Declarations first: a kernel that embeds this may build with C90's rule. */
+	dz_u64 l1, lo, hi;
+#ifdef DZ_HAVE_INT128
+	dz_u128_native ph;
+#endif
+
 	if (t < 1 || t > 63)
 		__builtin_unreachable(); /* lets the compiler use one double shift */
 	if (check && __builtin_expect(x > cv->fast_max, 0))
 		return dz_conv_slow(cv, x);
 #ifdef DZ_HAVE_INT128
 	/* Carries spelled out: compilers then add with immediate-zero carries. */
-	dz_u128_native ph = (dz_u128_native)x * cv->mul_hi;
-	dz_u64 l1 = (dz_u64)(((dz_u128_native)x * cv->mul_lo) >> 64);
-	dz_u64 lo = (dz_u64)ph, hi = (dz_u64)(ph >> 64);
-
+	ph = (dz_u128_native)x * cv->mul_hi;
+	l1 = (dz_u64)(((dz_u128_native)x * cv->mul_lo) >> 64);
+	lo = (dz_u64)ph;
+	hi = (dz_u64)(ph >> 64);
 	lo += l1;
 	hi += lo < l1;
 	if (add) {
@@ -193,8 +199,6 @@ static inline dz_u64 dz_conv_wide_fixed(const struct dz_conv *cv, dz_u64 x, unsi
 	}
 	return (dz_u64)((((dz_u128_native)hi << 64) | lo) >> t);
 #else
-	dz_u64 l1, lo, hi;
-
 	dz_mul64(x, cv->mul_lo, &l1);
 	lo = dz_mul64(x, cv->mul_hi, &hi);
 	lo += l1;
