@@ -1,7 +1,8 @@
 # dynhz: see README.md.
 #
 #   make                 build/host/libdynhz.a (variable HZ)
-#   make CONFIG_HZ=250   constant-HZ build (into build/host-hz250/)
+#   make CONFIG_HZ=250   constant-HZ build (into build/host-hz250/), for the PIT's
+#                        clock; CLOCK_HZ=1000000000 for another (build/host-hz250-clk1000000000/)
 #   make DEBUG=1         debug build (into build/host-debug/)
 #   make M32=1           32-bit host build, as the i386 kernel sees the core
 #   make SAN=1           ASan + UBSan
@@ -19,6 +20,7 @@ AR	?= ar
 CLANG	?= clang
 
 CONFIG_HZ ?=
+CLOCK_HZ ?=
 DEBUG	?=
 M32	?=
 SAN	?=
@@ -26,7 +28,7 @@ USER_HZ ?=
 
 # Build directory: one per variant, so variants never mix objects.
 VARIANT := host$(if $(M32),-32)$(if $(USER_HZ),-uhz$(USER_HZ))
-B	:= build/$(VARIANT)$(if $(CONFIG_HZ),-hz$(CONFIG_HZ))$(if $(DEBUG),-debug)$(if $(SAN),-san)
+B	:= build/$(VARIANT)$(if $(CONFIG_HZ),-hz$(CONFIG_HZ)$(if $(CLOCK_HZ),-clk$(CLOCK_HZ)))$(if $(DEBUG),-debug)$(if $(SAN),-san)
 VB	:= build/$(VARIANT)
 
 # The flags every C file of the project is built with (host, kernel,
@@ -45,7 +47,8 @@ WARN	:= $(DZ_WARN)
 ARCH	:= $(if $(M32),-m32)
 comma	:= ,
 SANF	:= $(if $(SAN),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-DEFS	:= $(if $(CONFIG_HZ),-DCONFIG_HZ=$(CONFIG_HZ)) $(if $(DEBUG),-DDYNHZ_DEBUG) \
+DEFS	:= $(if $(CONFIG_HZ),-DCONFIG_HZ=$(CONFIG_HZ) $(if $(CLOCK_HZ),-DCONFIG_CLOCK_HZ=$(CLOCK_HZ))) \
+	   $(if $(DEBUG),-DDYNHZ_DEBUG) \
 	   $(if $(USER_HZ),-DUSER_HZ=$(USER_HZ))
 INC	:= -Iinclude $(if $(CONFIG_HZ),-I$(B)/gen)
 # Host programs: the project's flags, then the user's.
@@ -87,7 +90,7 @@ $(VB)/timeconst-gen: host/timeconst_gen.c $(VB)/libdynhz.a
 	$(CC) $(HOST_CFLAGS) $< $(VB)/libdynhz.a -o $@
 ifneq ($(B),$(VB))
 $(VB)/libdynhz.a: FORCE_VAR
-	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= lib
+	@$(MAKE) --no-print-directory CONFIG_HZ= CLOCK_HZ= DEBUG= SAN= lib
 FORCE_VAR:
 endif
 # One rule for every constant build's header, host and kernel alike (the
@@ -95,13 +98,13 @@ endif
 # make of a constant build (it takes milliseconds), but rewritten only when
 # it changes, so nothing rebuilds needlessly and nothing is ever built
 # against stale constants.
-$(B)/gen/dynhz/timeconst.h: GEN_MAKE = CONFIG_HZ= DEBUG= SAN=
+$(B)/gen/dynhz/timeconst.h: GEN_MAKE = CONFIG_HZ= CLOCK_HZ= DEBUG= SAN=
 $(B)/gen/dynhz/timeconst.h: GEN_BIN = $(VB)/timeconst-gen
 $(B)/gen/dynhz/timeconst.h: GEN_RUN = $(RUNNER)
 %/gen/dynhz/timeconst.h: FORCE_GEN
 	@$(MAKE) --no-print-directory $(GEN_MAKE) timeconst-gen
 	@mkdir -p $(dir $@)
-	@$(GEN_RUN) $(GEN_BIN) $(CONFIG_HZ) > $@.tmp
+	@$(GEN_RUN) $(GEN_BIN) $(CONFIG_HZ) $(CLOCK_HZ) > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 FORCE_GEN:
 

@@ -20,7 +20,7 @@ static struct dz_conv ns_to_clock;
 
 dz_uclock_t nsecs_to_clock_t(u64 ns)
 {
-	return DZ_UCLOCK((unsigned long)dz_conv_wide(&ns_to_clock, ns));
+	return DZ_UCLOCK((unsigned long)dz_conv(&ns_to_clock, ns));
 }
 
 /* Charges the time since the last stamp to the mode the process was in. */
@@ -151,7 +151,6 @@ void user_init(void)
 {
 	struct dz_rate ns = { NSEC_PER_SEC, 1 }, user = { USER_HZ, 1 };
 
-	if (dz_conv_init(&ns_to_clock, ns, user, DZ_ROUND_DOWN, U64_MAX, ULONG_MAX, DZ_SHAPE_WIDE,
-			 0))
+	if (dz_conv_make(&ns_to_clock, ns, user, DZ_ROUND_DOWN, U64_MAX, ULONG_MAX))
 		dz_panic("user: no exact nanoseconds-to-USER_HZ conversion");
 }

@@ -12,34 +12,57 @@ BENCH_OPT	?= $(DZ_OPT)
 BENCH_CFLAGS	:= $(DZ_STD) $(ARCH) $(DZ_WARN) $(BENCH_OPT) -Iinclude $(CFLAGS)
 CONV_BENCH	:= $(BENCH_OUT)/conv/conv-bench
 CONV_OBJ	:= $(addprefix $(BENCH_OUT)/conv/,main.o kern_var.o kern_const.o kern_div.o)
+# The same three on a 1 GHz clock at HZ 300 (a 3333333 ns tick: the
+# generator's constants for a GHz clock, issue 23).
+BENCH_HZ_1G	:= 300
+BENCH_CONST_1G	:= build/$(VARIANT)-hz$(BENCH_HZ_1G)-clk1000000000
+BENCH_TC_1G	:= $(BENCH_CONST_1G)/gen/dynhz/timeconst.h
+CONV_BENCH_1G	:= $(BENCH_OUT)/conv-1g/conv-bench
+CONV_OBJ_1G	:= $(addprefix $(BENCH_OUT)/conv-1g/,main.o kern_var.o kern_const.o kern_div.o)
 
 .PHONY: bench-conv
-bench-conv: $(CONV_BENCH)
+bench-conv: $(CONV_BENCH) $(CONV_BENCH_1G)
 
 $(CONV_BENCH): $(CONV_OBJ) $(VB)/libdynhz.a
 	$(CC) $(ARCH) $^ -o $@
-
-$(BENCH_OUT)/conv/kern_var.o: bench/conv/kern_dynhz.c
-	@mkdir -p $(dir $@)
-	$(CC) $(BENCH_CFLAGS) -MMD -MP -c $< -o $@
+$(CONV_BENCH_1G): $(CONV_OBJ_1G) $(VB)/libdynhz.a
+	$(CC) $(ARCH) $^ -o $@
 
 $(BENCH_OUT)/conv/kern_const.o: bench/conv/kern_dynhz.c $(BENCH_TC)
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) -DCONFIG_HZ=$(BENCH_HZ) -I$(BENCH_CONST)/gen -MMD -MP -c $< -o $@
+$(BENCH_OUT)/conv-1g/kern_const.o: bench/conv/kern_dynhz.c $(BENCH_TC_1G)
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) -DCONFIG_HZ=$(BENCH_HZ_1G) -DCONFIG_CLOCK_HZ=1000000000 \
+		-I$(BENCH_CONST_1G)/gen -MMD -MP -c $< -o $@
+
+$(BENCH_OUT)/conv/kern_var.o: bench/conv/kern_dynhz.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) -MMD -MP -c $< -o $@
+$(BENCH_OUT)/conv-1g/kern_var.o: bench/conv/kern_dynhz.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BENCH_OUT)/conv/%.o: bench/conv/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BENCH_CFLAGS) -MMD -MP -c $< -o $@
+$(BENCH_OUT)/conv-1g/%.o: bench/conv/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) -DBENCH_HZ=$(BENCH_HZ_1G) -DBENCH_CLOCK=1000000000 -MMD -MP -c $< -o $@
 
-# The constant build's header is the Makefile's own target in a make with
-# CONFIG_HZ=250; only other makes get this rule, which asks that one. The
+# The constant builds' headers are the Makefile's own target in a make with
+# that CONFIG_HZ; only other makes get these rules, which ask that one. The
 # variable core comes first, so that two makes never build it at once.
 ifneq ($(B),$(BENCH_CONST))
 $(BENCH_TC): | $(VB)/libdynhz.a
-	@$(MAKE) --no-print-directory CONFIG_HZ=$(BENCH_HZ) DEBUG= SAN= $@
+	@$(MAKE) --no-print-directory CONFIG_HZ=$(BENCH_HZ) CLOCK_HZ= DEBUG= SAN= $@
+endif
+ifneq ($(B),$(BENCH_CONST_1G))
+$(BENCH_TC_1G): | $(VB)/libdynhz.a
+	@$(MAKE) --no-print-directory CONFIG_HZ=$(BENCH_HZ_1G) CLOCK_HZ=1000000000 DEBUG= SAN= $@
 endif
 
--include $(CONV_OBJ:.o=.d)
+-include $(CONV_OBJ:.o=.d) $(CONV_OBJ_1G:.o=.d)
 
 # bench/syscall: one source as a static i386 program with glibc and with
 # musl, booted as init on the reference kernel, and as the host's own

@@ -52,7 +52,9 @@ $(KB)/%.o: %.S
 
 # The constant kernel's header: the Makefile's one rule, with the 32-bit
 # generator of the kernel's word size and USER_HZ.
-$(KB)/gen/dynhz/timeconst.h: GEN_MAKE = M32=1 CONFIG_HZ= DEBUG= SAN= USER_HZ=
+# The kernel ticks on the PIT: its constants are for the PIT's clock.
+$(KB)/gen/dynhz/timeconst.h: GEN_MAKE = M32=1 CONFIG_HZ= CLOCK_HZ= DEBUG= SAN= USER_HZ=
+$(KB)/gen/dynhz/timeconst.h: CLOCK_HZ =
 $(KB)/gen/dynhz/timeconst.h: GEN_BIN = build/host-32/timeconst-gen
 $(KB)/gen/dynhz/timeconst.h: GEN_RUN = $(QEMU_USER)
 

@@ -32,9 +32,9 @@ static u64 ticks_to_ns(u64 freq, u64 ticks, enum dz_round round)
 	struct dz_rate counts = { freq, 1 };
 	struct dz_conv cv;
 
-	if (dz_conv_init(&cv, counts, ns, round, U64_MAX, U64_MAX, DZ_SHAPE_WIDE, 0))
+	if (dz_conv_make(&cv, counts, ns, round, U64_MAX, U64_MAX))
 		return 0;
-	return dz_conv_wide(&cv, ticks);
+	return dz_conv(&cv, ticks);
 }
 
 /*

@@ -20,7 +20,7 @@ int clocksource_register_hz(struct clocksource *cs, u64 freq_hz)
 	if (!cs || !cs->read || !cs->mask || (cs->mask & (cs->mask + 1)) || !freq_hz)
 		return -DZ_EINVAL;
 	/* Every 64-bit cycle count, exactly, saturating at the top. */
-	if (dz_conv_init(&cv, cycles, ns, DZ_ROUND_DOWN, U64_MAX, U64_MAX, DZ_SHAPE_WIDE, 0))
+	if (dz_conv_make(&cv, cycles, ns, DZ_ROUND_DOWN, U64_MAX, U64_MAX))
 		return -DZ_ERANGE;
 	flags = dz_irq_save();
 	/* cs may be in use (registered again): hand over from its old state. */

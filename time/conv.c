@@ -1,25 +1,31 @@
 // SPDX-License-Identifier: MIT
 /*
  * The conversion generator: computes the multiply-and-shift constants of
- * include/dynhz/conv.h once, at boot, with plain 192-bit long division.
- * Nothing here is on a hot path; it is written to be obviously right.
+ * include/dynhz/conv.h, and the largest input each set is exact for, with
+ * plain 192-bit long division. Nothing here is on a hot path but
+ * dz_conv_slow(); it is written to be obviously right.
+ *
+ * This file includes only <dynhz/conv.h> and <dynhz/errno.h>: a kernel
+ * that embeds the generator compiles it as it is, with its own flags.
  */
 #include <dynhz/conv.h>
 #include <dynhz/errno.h>
 
+typedef dz_u64 u64_t;
+
 /* A 192-bit unsigned integer, least significant word first. */
 struct u192 {
-	u64 w[3];
+	u64_t w[3];
 };
 
-static struct u192 u192_of(u64 x)
+static struct u192 u192_of(u64_t x)
 {
 	struct u192 r = { { x, 0, 0 } };
 
 	return r;
 }
 
-static struct u192 u192_mul(u64 a, u64 b)
+static struct u192 u192_mul(u64_t a, u64_t b)
 {
 	struct u192 r;
 
@@ -31,14 +37,30 @@ static struct u192 u192_mul(u64 a, u64 b)
 static struct u192 u192_add(struct u192 a, struct u192 b)
 {
 	struct u192 r;
-	u64 carry = 0;
+	u64_t carry = 0;
 
 	for (int i = 0; i < 3; i++) {
-		u64 s = a.w[i] + carry;
+		u64_t s = a.w[i] + carry;
 
 		carry = s < carry;
 		r.w[i] = s + b.w[i];
 		carry += r.w[i] < s;
+	}
+	return r;
+}
+
+/* a - b, for a >= b. */
+static struct u192 u192_sub(struct u192 a, struct u192 b)
+{
+	struct u192 r;
+	u64_t borrow = 0;
+
+	for (int i = 0; i < 3; i++) {
+		u64_t d = a.w[i] - b.w[i];
+		u64_t nb = (a.w[i] < b.w[i]) | (d < borrow);
+
+		r.w[i] = d - borrow;
+		borrow = nb;
 	}
 	return r;
 }
@@ -57,9 +79,38 @@ static struct u192 u192_shl(struct u192 a, unsigned int n)
 	return r;
 }
 
-static bool u192_bit(const struct u192 *a, unsigned int n)
+/* a >> n, for n < 192. */
+static struct u192 u192_shr(struct u192 a, unsigned int n)
+{
+	struct u192 r = { { 0, 0, 0 } };
+	unsigned int words = n / 64, bits = n % 64;
+
+	for (unsigned int i = 0; i + words < 3; i++) {
+		r.w[i] = a.w[i + words] >> bits;
+		if (bits && i + words + 1 < 3)
+			r.w[i] |= a.w[i + words + 1] << (64 - bits);
+	}
+	return r;
+}
+
+static struct u192 u192_pow2(unsigned int n)
+{
+	return u192_shl(u192_of(1), n);
+}
+
+static _Bool u192_bit(const struct u192 *a, unsigned int n)
 {
 	return (a->w[n / 64] >> (n % 64)) & 1;
+}
+
+static _Bool u192_fits64(struct u192 a)
+{
+	return !a.w[1] && !a.w[2];
+}
+
+static _Bool u192_fits128(struct u192 a)
+{
+	return !a.w[2];
 }
 
 /*
@@ -68,15 +119,15 @@ static bool u192_bit(const struct u192 *a, unsigned int n)
  * HZ changed at runtime builds constants with interrupts off: this is most
  * of that time.
  */
-static struct u192 u192_div_small(struct u192 a, u64 d, u64 *rem)
+static struct u192 u192_div_small(struct u192 a, u64_t d, u64_t *rem)
 {
 	struct u192 q = { { 0, 0, 0 } };
-	u64 r = 0;
+	u64_t r = 0;
 
 	for (int i = 5; i >= 0; i--) {
 		unsigned int sh = 32 * (unsigned int)(i % 2);
-		u64 cur = (r << 32) | ((a.w[i / 2] >> sh) & 0xffffffffULL);
-		u64 qd = cur / d; /* r < d < 2^32: cur < 2^64, qd < 2^32 */
+		u64_t cur = (r << 32) | ((a.w[i / 2] >> sh) & 0xffffffffULL);
+		u64_t qd = cur / d; /* r < d < 2^32: cur < 2^64, qd < 2^32 */
 
 		r = cur - qd * d;
 		q.w[i / 2] |= qd << sh;
@@ -87,23 +138,21 @@ static struct u192 u192_div_small(struct u192 a, u64 d, u64 *rem)
 }
 
 /* Quotient of a / d (d != 0); the remainder goes to *rem. */
-static struct u192 u192_div(struct u192 a, u64 d, u64 *rem)
+static struct u192 u192_div(struct u192 a, u64_t d, u64_t *rem)
 {
-	if (d <= 0xffffffffULL)
-		return u192_div_small(a, d, rem);
-
 	struct u192 q = { { 0, 0, 0 } };
-	u64 r = 0;
-
+	u64_t r = 0;
 	int top = 191;
 
+	if (d <= 0xffffffffULL)
+		return u192_div_small(a, d, rem);
 	while (top >= 0 && !u192_bit(&a, (unsigned int)top))
 		top--;
 	for (int i = top; i >= 0; i--) {
 		/* r < d <= 2^64 - 1, so 2r + 1 overflows only when r >= 2^63,
 		 * and then it certainly exceeds d: subtracting modulo 2^64 is
 		 * still right. */
-		bool big = r >> 63;
+		_Bool big = r >> 63;
 
 		r = (r << 1) | u192_bit(&a, (unsigned int)i);
 		if (big || r >= d) {
@@ -116,40 +165,36 @@ static struct u192 u192_div(struct u192 a, u64 d, u64 *rem)
 	return q;
 }
 
-static bool u192_fits64(struct u192 a)
+/* ceil(2^s * v / q), and in *excess what rounding up added, times q (0..q-1). */
+static struct u192 scaled_ceil(u64_t v, unsigned int s, u64_t q, u64_t *excess)
 {
-	return !a.w[1] && !a.w[2];
-}
-
-static bool u192_fits128(struct u192 a)
-{
-	return !a.w[2];
-}
-
-/* ceil(2^s * v / q) */
-static struct u192 scaled_ceil(u64 v, unsigned int s, u64 q)
-{
-	u64 rem;
+	u64_t rem;
 	struct u192 r = u192_div(u192_shl(u192_of(v), s), q, &rem);
 
+	*excess = rem ? q - rem : 0;
 	return rem ? u192_add(r, u192_of(1)) : r;
 }
 
-/* Is 2^s >= n? */
-static bool pow2_covers(unsigned int s, struct u192 n)
+/* min(cap, floor(n / d)); d == 0 divides nothing away, so it is cap. */
+static u64_t quot_cap(struct u192 n, u64_t d, u64_t cap)
 {
-	struct u192 p = u192_shl(u192_of(1), s);
+	struct u192 x;
 
-	for (int i = 2; i >= 0; i--)
-		if (p.w[i] != n.w[i])
-			return p.w[i] > n.w[i];
-	return true;
+	if (!d)
+		return cap;
+	x = u192_div(n, d, 0);
+	return (u192_fits64(x) && x.w[0] < cap) ? x.w[0] : cap;
 }
 
-static u64 gcd64(u64 a, u64 b)
+static unsigned int bitlen(u64_t x)
+{
+	return x ? 64 - (unsigned int)__builtin_clzll(x) : 0;
+}
+
+static u64_t gcd64(u64_t a, u64_t b)
 {
 	while (b) {
-		u64 t = a % b;
+		u64_t t = a % b;
 
 		a = b;
 		b = t;
@@ -157,98 +202,213 @@ static u64 gcd64(u64 a, u64 b)
 	return a;
 }
 
+/* One shape's constants and the largest input they are exact for. */
+struct fit {
+	u64_t mul_lo, mul_hi, add, max;
+};
+
+/* The narrow shape (conv.h): S = 64 + t; false when m or a cannot fit 64 bits. */
+static _Bool narrow_fit(const struct dz_conv *cv, unsigned int k, unsigned int t, struct fit *f)
+{
+	unsigned int s = 64 + t;
+	u64_t em, ea = 0;
+	struct u192 m, a = u192_of(0), lim;
+
+	if (k > 63 || t > 63)
+		return 0;
+	m = scaled_ceil(cv->p, s - k, cv->q, &em);
+	if (!u192_fits64(m))
+		return 0;
+	if (cv->c) {
+		a = scaled_ceil(cv->c, s, cv->q, &ea);
+		if (!u192_fits64(a))
+			return 0;
+	}
+	/* x 2^k em + ea < 2^s, and x << k must not lose bits */
+	lim = u192_shr(u192_sub(u192_pow2(s), u192_add(u192_of(ea), u192_of(1))), k);
+	f->mul_lo = m.w[0];
+	f->mul_hi = 0;
+	f->add = a.w[0];
+	f->max = quot_cap(lim, em, cv->max_in < (DZ_U64_MAX >> k) ? cv->max_in : DZ_U64_MAX >> k);
+	return 1;
+}
+
+/* The wide shape (conv.h): S = 64 + t, 1 <= t <= 63; false when m cannot fit 128 bits. */
+static _Bool wide_fit(const struct dz_conv *cv, unsigned int t, struct fit *f)
+{
+	u64_t em, ea = 0;
+	struct u192 m, a = u192_of(0), lim;
+
+	if (t < 1 || t > 63)
+		return 0;
+	m = scaled_ceil(cv->p, 64 + t, cv->q, &em);
+	if (!u192_fits128(m))
+		return 0;
+	if (cv->c)
+		a = scaled_ceil(cv->c, t, cv->q, &ea); /* c < q: below 2^t */
+	if (ea >> t)
+		return 0; /* ea >= 2^t: not even x = 0 */
+	/* x em < (2^t - ea) 2^64 */
+	lim = u192_sub(u192_shl(u192_of((1ULL << t) - ea), 64), u192_of(1));
+	f->mul_lo = m.w[0];
+	f->mul_hi = m.w[1];
+	f->add = a.w[0];
+	f->max = quot_cap(lim, em, cv->max_in);
+	return 1;
+}
+
+/*
+ * The largest t whose multiplier fits gives the most precision; it is one
+ * of two or three next to 64 - log2(p / q), so this tries a few, not 63.
+ */
+static unsigned int wide_top_shift(const struct dz_conv *cv)
+{
+	int t = 65 - ((int)bitlen(cv->p) - (int)bitlen(cv->q));
+
+	return t > 63 ? 63 : t < 1 ? 1 : (unsigned int)t;
+}
+
+/* The slow path's constants: a wide shape exact up to max_in, if one is. */
+static void slow_make(struct dz_conv *cv)
+{
+	struct fit f;
+	int tried = 0;
+
+	cv->s_shift = 0;
+	for (unsigned int t = wide_top_shift(cv); t >= 1 && tried < 3; t--) {
+		if (!wide_fit(cv, t, &f))
+			continue;
+		tried++;
+		if (f.max == cv->max_in) {
+			cv->s_mul_lo = f.mul_lo;
+			cv->s_mul_hi = f.mul_hi;
+			cv->s_add = f.add;
+			cv->s_shift = (dz_u8)t;
+			return;
+		}
+	}
+}
+
 /* The largest x <= in_max with floor((x * p + c) / q) <= out_max. */
-static u64 largest_input(u64 p, u64 q, u64 c, u64 in_max, u64 out_max)
+static u64_t largest_input(u64_t p, u64_t q, u64_t c, u64_t in_max, u64_t out_max)
 {
 	/* x * p + c <= out_max * q + q - 1 */
 	struct u192 lim = u192_add(u192_mul(out_max, q), u192_of(q - 1 - c));
-	struct u192 x = u192_div(lim, p, NULL);
+	struct u192 x = u192_div(lim, p, 0);
 
 	return (u192_fits64(x) && x.w[0] < in_max) ? x.w[0] : in_max;
 }
 
-/* Does shift t satisfy every condition of conv.h for cv's ratio and range? */
-static bool shift_works(struct dz_conv *cv, unsigned int t)
+static void set_fast(struct dz_conv *cv, enum dz_shape shape, unsigned int k, unsigned int t,
+		     const struct fit *f)
 {
-	unsigned int k = cv->k, s = (cv->shape == DZ_SHAPE_WIDE ? 64 : 64 - k) + t;
-	struct u192 m, a, top;
-
-	if (t < 1 || t > 63 || !pow2_covers(t, u192_mul(cv->q, 2)))
-		return false; /* the offset's error must stay below 1/(2q) */
-	/* 2 (max_in + 1) q: the multiplier's error must stay below 1/(2q) */
-	if (!pow2_covers(s, u192_shl(u192_add(u192_mul(cv->max_in, cv->q), u192_of(cv->q)), 1)))
-		return false;
-	m = scaled_ceil(cv->p, s, cv->q);
-	a = scaled_ceil(cv->c, t, cv->q); /* < 2^t: one word */
-	if (cv->shape == DZ_SHAPE_NARROW) {
-		if (!u192_fits64(m))
-			return false;
-		/* floor((max_in << k) * m / 2^64) + a must fit in 64 bits */
-		top = u192_mul(cv->max_in << k, m.w[0]);
-		top = u192_add(u192_of(top.w[1]), a);
-		if (!u192_fits64(top))
-			return false;
-	} else {
-		if (!u192_fits128(m))
-			return false;
-		/* max_in * m_hi + floor(max_in * m_lo / 2^64) + a in 128 bits */
-		top = u192_add(u192_mul(cv->max_in, m.w[1]), a);
-		top = u192_add(top, u192_of(u192_mul(cv->max_in, m.w[0]).w[1]));
-		if (!u192_fits128(top))
-			return false;
-	}
-	cv->shift = t;
-	cv->mul_lo = m.w[0];
-	cv->mul_hi = m.w[1];
-	cv->add_lo = a.w[0];
-	return true;
+	cv->shape = (dz_u8)shape;
+	cv->k = (dz_u8)k;
+	cv->shift = (dz_u8)t;
+	cv->mul_lo = f->mul_lo;
+	cv->mul_hi = f->mul_hi;
+	cv->add_lo = f->add;
+	cv->fast_max = f->max;
 }
 
-int dz_conv_init_shift(struct dz_conv *cv, struct dz_rate from, struct dz_rate to,
-		       enum dz_round round, u64 in_max, u64 out_max, enum dz_shape shape,
-		       unsigned int k, unsigned int shift)
+int dz_conv_prepare(struct dz_conv *cv, struct dz_rate from, struct dz_rate to, enum dz_round round,
+		    dz_u64 in_max, dz_u64 out_max)
 {
 	/* y = x * (to.num / to.den) / (from.num / from.den) */
-	u64 p, q, g;
+	static const struct fit none = { 0, 0, 0, 0 };
+	u64_t p, q, g;
 
 	if (__builtin_mul_overflow(to.num, from.den, &p) ||
-	    __builtin_mul_overflow(to.den, from.num, &q))
-		return -DZ_ERANGE;
-	if (!p || !q || k > 63 || (shape == DZ_SHAPE_WIDE && k))
+	    __builtin_mul_overflow(to.den, from.num, &q) || !p || !q)
 		return -DZ_ERANGE;
 	g = gcd64(p, q);
-	p /= g;
-	q /= g;
-
-	cv->p = p;
-	cv->q = q;
-	cv->c = round == DZ_ROUND_UP ? q - 1 : round == DZ_ROUND_NEAR ? q / 2 : 0;
-	cv->round = (u8)round;
-	cv->shape = (u8)shape;
-	cv->k = (u8)k;
+	cv->p = p / g;
+	cv->q = q / g;
+	cv->c = round == DZ_ROUND_UP ? cv->q - 1 : round == DZ_ROUND_NEAR ? cv->q / 2 : 0;
+	cv->round = (dz_u8)round;
 	cv->sat = out_max;
-	cv->max_in = largest_input(p, q, cv->c, in_max, out_max);
-	if (k && (cv->max_in >> (64 - k)))
-		return -DZ_ERANGE; /* x << k would lose bits */
-
-	if (shift)
-		return shift_works(cv, shift) ? 0 : -DZ_ERANGE;
-	for (unsigned int t = 1; t < 64; t++)
-		if (shift_works(cv, t))
-			return 0;
-	return -DZ_ERANGE;
+	cv->max_in = largest_input(cv->p, cv->q, cv->c, in_max, out_max);
+	/* Input 0 gives floor(c / q) = 0 from zero constants: a safe start. */
+	set_fast(cv, DZ_SHAPE_NARROW, 0, 0, &none);
+	slow_make(cv);
+	return 0;
 }
 
-int dz_conv_init(struct dz_conv *cv, struct dz_rate from, struct dz_rate to, enum dz_round round,
-		 u64 in_max, u64 out_max, enum dz_shape shape, unsigned int k)
+dz_u64 dz_conv_shape(struct dz_conv *cv, enum dz_shape shape, unsigned int k, unsigned int t)
 {
-	return dz_conv_init_shift(cv, from, to, round, in_max, out_max, shape, k, 0);
+	static const struct fit none = { 0, 0, 0, 0 };
+	struct fit f;
+	_Bool ok = shape == DZ_SHAPE_WIDE ? !k && wide_fit(cv, t, &f) : narrow_fit(cv, k, t, &f);
+
+	set_fast(cv, shape, k, t, ok ? &f : &none);
+	return cv->fast_max;
 }
 
-u64 dz_conv_exact(const struct dz_conv *cv, u64 x)
+/* Keeps f in *best when it covers more inputs. */
+static void consider(struct dz_conv *best, const struct fit *f, enum dz_shape shape, unsigned int k,
+		     unsigned int t)
 {
-	u64 n, y;
+	if (f->max > best->fast_max)
+		set_fast(best, shape, k, t, f);
+}
 
+int dz_conv_make(struct dz_conv *cv, struct dz_rate from, struct dz_rate to, enum dz_round round,
+		 dz_u64 in_max, dz_u64 out_max)
+{
+	int err = dz_conv_prepare(cv, from, to, round, in_max, out_max);
+	int d = (int)bitlen(cv->p) - (int)bitlen(cv->q); /* log2(p / q), within 1 */
+	struct fit f;
+
+	if (err)
+		return err;
+	/*
+	 * Narrow, t = 0: m fits once 2^k > p / q, and the smallest such k
+	 * leaves the most precision. Rounding down (no offset) may instead
+	 * keep k = 0 and scale up by t when p < q.
+	 */
+	for (int k = d > 1 ? d - 1 : 0; k <= (d > -1 ? d + 1 : 0); k++) {
+		if (narrow_fit(cv, (unsigned int)k, 0, &f)) {
+			consider(cv, &f, DZ_SHAPE_NARROW, (unsigned int)k, 0);
+			break;
+		}
+	}
+	for (int t = 1 - d > 63 ? 63 : 1 - d; !cv->c && t >= 1 && t >= -d - 2; t--) {
+		if (narrow_fit(cv, 0, (unsigned int)t, &f)) {
+			consider(cv, &f, DZ_SHAPE_NARROW, 0, (unsigned int)t);
+			break;
+		}
+	}
+	/* Wide only when narrow cannot cover the range: it costs a multiply more. */
+	for (unsigned int t = wide_top_shift(cv), n = 0;
+	     cv->fast_max < cv->max_in && t >= 1 && n < 3; t--) {
+		if (wide_fit(cv, t, &f)) {
+			n++;
+			consider(cv, &f, DZ_SHAPE_WIDE, 0, t);
+		}
+	}
+	return 0;
+}
+
+dz_u64 dz_conv_slow(const struct dz_conv *cv, dz_u64 x)
+{
+	struct dz_conv w;
+
+	if (x > cv->max_in)
+		return cv->sat;
+	if (!cv->s_shift)
+		return dz_conv_exact(cv, x);
+	w.mul_lo = cv->s_mul_lo;
+	w.mul_hi = cv->s_mul_hi;
+	w.add_lo = cv->s_add;
+	return dz_conv_wide_fixed(&w, x, cv->s_shift, 0, 1);
+}
+
+dz_u64 dz_conv_exact(const struct dz_conv *cv, dz_u64 x)
+{
+	u64_t n, y;
+
+	if (x > cv->max_in)
+		return cv->sat;
 	/* When x * p + c fits in 64 bits one plain division does it. */
 	if (!__builtin_mul_overflow(x, cv->p, &n) && !__builtin_add_overflow(n, cv->c, &n)) {
 		y = n / cv->q;
@@ -257,13 +417,13 @@ u64 dz_conv_exact(const struct dz_conv *cv, u64 x)
 	return dz_conv_exact128(cv, 0, x);
 }
 
-u64 dz_conv_exact128(const struct dz_conv *cv, u64 x_hi, u64 x_lo)
+dz_u64 dz_conv_exact128(const struct dz_conv *cv, dz_u64 x_hi, dz_u64 x_lo)
 {
 	struct u192 hi = u192_mul(x_hi, cv->p), y;
 
 	/* x_hi * p < 2^128, so x * p + c stays below 2^192. */
 	y = u192_add(u192_add(u192_mul(x_lo, cv->p), u192_shl(hi, 64)), u192_of(cv->c));
-	y = u192_div(y, cv->q, NULL);
+	y = u192_div(y, cv->q, 0);
 	if (!u192_fits64(y) || y.w[0] > cv->sat)
 		return cv->sat;
 	return y.w[0];

@@ -89,6 +89,38 @@ int dz_hz_parse(const char *cmdline, unsigned int *hz, enum dz_hz_source *src)
 	return err;
 }
 
+#ifndef CONFIG_HZ
+/*
+ * A best rational approximation of a period with a denominator of at most
+ * 2^32, from its continued fraction: the last convergent inside the bound,
+ * or the semiconvergent after it when that is nearer (2 t > a).
+ */
+static struct dz_tick_period period_fit(struct dz_tick_period p)
+{
+	const u64 lim = 1ULL << 32;
+	u64 h0 = 0, h1 = 1, k0 = 1, k1 = 0, n = p.num, d = p.den;
+
+	while (d) {
+		u64 a = n / d, r = n - a * d;
+
+		if (k1 && a > (lim - k0) / k1) {
+			u64 t = (lim - k0) / k1;
+
+			if (2 * t > a) {
+				h1 = t * h1 + h0;
+				k1 = t * k1 + k0;
+			}
+			break;
+		}
+		u64 h2 = a * h1 + h0, k2 = a * k1 + k0;
+
+		h0 = h1, h1 = h2, k0 = k1, k1 = k2;
+		n = d, d = r;
+	}
+	return (struct dz_tick_period){ h1, k1 };
+}
+#endif
+
 void dz_hz_setup(unsigned int hz, enum dz_hz_source src, struct dz_tick_period period,
 		 const char *device)
 {
@@ -104,8 +136,19 @@ void dz_hz_setup(unsigned int hz, enum dz_hz_source src, struct dz_tick_period p
 #else
 	struct dz_timeconst *tc = dz_timeconst_next();
 
+	if (dz_timeconst_build(tc, period) && period.den > 1ULL << 32) {
+		/* A denominator too large for the fixed shapes: the nearest period one can serve. */
+		struct dz_tick_period fit = period_fit(period);
+
+		dz_printk(
+			"hz: tick %llu/%llu s of %s taken as %llu/%llu s (denominator over 2^32)\n",
+			(unsigned long long)period.num, (unsigned long long)period.den, device,
+			(unsigned long long)fit.num, (unsigned long long)fit.den);
+		period = fit;
+	}
 	if (dz_timeconst_build(tc, period))
-		dz_panic("no exact conversions for a tick of %llu/%llu s",
+		dz_panic("a tick of %llu/%llu s is outside what the conversions serve "
+			 "(jiffy rates 1 Hz to 1 GHz)",
 			 (unsigned long long)period.num, (unsigned long long)period.den);
 	dz_timeconst_publish(tc);
 #endif
@@ -123,7 +166,9 @@ void dz_hz_setup(unsigned int hz, enum dz_hz_source src, struct dz_tick_period p
 u64 dz_tick_ps(struct dz_tick_period p)
 {
 	/* round(num * 10^12 / den) for any period (wider than 64 bits when it must). */
-	struct dz_conv cv = { .p = 1000000000000ULL, .q = p.den, .c = p.den / 2, .sat = U64_MAX };
+	struct dz_conv cv = {
+		.p = 1000000000000ULL, .q = p.den, .c = p.den / 2, .max_in = U64_MAX, .sat = U64_MAX
+	};
 
 	return dz_conv_exact(&cv, p.num);
 }

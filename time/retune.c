@@ -74,8 +74,7 @@ static int retune_conv(struct dz_conv *cv, struct dz_tick_period from, struct dz
 {
 	const struct dz_rate old_j = { from.den, from.num }, new_j = { to.den, to.num };
 
-	return dz_conv_init(cv, old_j, new_j, DZ_ROUND_UP, ULONG_MAX, MAX_JIFFY_OFFSET,
-			    DZ_SHAPE_WIDE, 0);
+	return dz_conv_make(cv, old_j, new_j, DZ_ROUND_UP, ULONG_MAX, MAX_JIFFY_OFFSET);
 }
 
 unsigned long dz_retune_jiffies(const struct dz_retune_info *info, unsigned long old_delta)
@@ -89,7 +88,7 @@ unsigned long dz_retune_jiffies(const struct dz_retune_info *info, unsigned long
 			return MAX_JIFFY_OFFSET;
 		cv = &local;
 	}
-	y = dz_conv_wide(cv, old_delta);
+	y = dz_conv(cv, old_delta);
 #ifdef DYNHZ_DEBUG
 	if (y != dz_conv_exact(cv, old_delta))
 		dz_panic("dz_retune_jiffies(%lu) = %llu, exact %llu", old_delta,

@@ -103,12 +103,10 @@ static const char *grid_setup(struct clock_event_device *dev, struct dz_tick_per
 	if (!cs)
 		return "off, no clocksource to measure idle time";
 	cyc = (struct dz_rate){ cs->freq_hz, 1 };
-	if (dz_conv_init(&ts.cyc2tick, cyc, ticks, DZ_ROUND_DOWN, U64_MAX, U64_MAX, DZ_SHAPE_WIDE,
-			 0) ||
-	    dz_conv_init(&ts.tick2cyc, ticks, cyc, DZ_ROUND_UP, U64_MAX, U64_MAX, DZ_SHAPE_WIDE,
-			 0) ||
-	    dz_conv_init(&ts.ns2cyc, ns, cyc, DZ_ROUND_UP, U64_MAX, U64_MAX, DZ_SHAPE_WIDE, 0) ||
-	    dz_conv_init(&ts.cyc2ns, cyc, ns, DZ_ROUND_UP, U64_MAX, U64_MAX, DZ_SHAPE_WIDE, 0))
+	if (dz_conv_make(&ts.cyc2tick, cyc, ticks, DZ_ROUND_DOWN, U64_MAX, U64_MAX) ||
+	    dz_conv_make(&ts.tick2cyc, ticks, cyc, DZ_ROUND_UP, U64_MAX, U64_MAX) ||
+	    dz_conv_make(&ts.ns2cyc, ns, cyc, DZ_ROUND_UP, U64_MAX, U64_MAX) ||
+	    dz_conv_make(&ts.cyc2ns, cyc, ns, DZ_ROUND_UP, U64_MAX, U64_MAX))
 		return "off, no exact jiffy grid on the clocksource";
 	ts.cs = cs;
 	/*
@@ -119,8 +117,9 @@ static const char *grid_setup(struct clock_event_device *dev, struct dz_tick_per
 	ts.round_up = dev->freq_hz != cs->freq_hz || cs->freq_hz > NSEC_PER_SEC;
 	/* The delays of the tick and of near timers: one multiply, not two. */
 	ts.have_short =
-		!dz_conv_init(&ts.short_ns, cyc, ns, ts.round_up ? DZ_ROUND_UP : DZ_ROUND_DOWN,
-			      U32_MAX, U64_MAX, DZ_SHAPE_NARROW, 32);
+		!dz_conv_make(&ts.short_ns, cyc, ns, ts.round_up ? DZ_ROUND_UP : DZ_ROUND_DOWN,
+			      U32_MAX, U64_MAX) &&
+		ts.short_ns.shape == DZ_SHAPE_NARROW && ts.short_ns.fast_max == U32_MAX;
 	return NULL;
 }
 
@@ -173,7 +172,7 @@ void dz_tick_grid_anchor(u64 cyc, u64 j)
 
 u64 dz_tick_grid_cycles(u64 j)
 {
-	return ts.anchor_cyc + dz_conv_wide(&ts.tick2cyc, j - ts.anchor_j);
+	return ts.anchor_cyc + dz_conv(&ts.tick2cyc, j - ts.anchor_j);
 }
 
 u64 dz_tick_ns_to_cycles(s64 ns)
@@ -182,13 +181,13 @@ u64 dz_tick_ns_to_cycles(s64 ns)
 
 	if (ns <= 0 || (u64)ns <= base)
 		return 0;
-	return dz_conv_wide(&ts.ns2cyc, (u64)ns - base);
+	return dz_conv(&ts.ns2cyc, (u64)ns - base);
 }
 
 /* The jiffy the grid says it is at cycle now: jiffies_64 must reach it. */
 static u64 grid_jiffy(u64 now)
 {
-	return ts.anchor_j + dz_conv_wide(&ts.cyc2tick, now - ts.anchor_cyc);
+	return ts.anchor_j + dz_conv(&ts.cyc2tick, now - ts.anchor_cyc);
 }
 
 void dz_tick_grid_next(void)
@@ -236,9 +235,10 @@ void dz_tick_program_cycles(u64 c)
 	u64 now = dz_timekeeping_cycles(), d = c > now ? c - now : 0, ns;
 
 	if (likely(d <= U32_MAX && ts.have_short))
-		ns = dz_conv_narrow(&ts.short_ns, d, 32);
+		ns = dz_conv_narrow_fixed(&ts.short_ns, d, ts.short_ns.k, ts.short_ns.shift, false,
+					  true);
 	else
-		ns = ts.round_up ? dz_conv_wide(&ts.cyc2ns, d) : dz_clocksource_cyc2ns(ts.cs, d);
+		ns = ts.round_up ? dz_conv(&ts.cyc2ns, d) : dz_clocksource_cyc2ns(ts.cs, d);
 
 	if (dz_clockevents_program_ns(dev, ns))
 		dz_panic("nohz: clockevent %s refused a one-shot event", dev->name);
@@ -268,7 +268,7 @@ static void tick_restart_periodic(void)
  */
 static void nohz_refine_anchor(void)
 {
-	u64 ago = dz_conv_wide(&ts.tick2cyc, jiffies_64 - ts.anchor_j);
+	u64 ago = dz_conv(&ts.tick2cyc, jiffies_64 - ts.anchor_j);
 	u64 origin = dz_timekeeping_cycles() - ago;
 
 	if ((s64)(origin - ts.anchor_cyc) < 0)
@@ -341,7 +341,7 @@ static u64 hrtimer_next_delta(void)
 	if (c <= ts.anchor_cyc)
 		return 1;
 	/* The least n with anchor_cyc + ceil(n * period) >= c. */
-	j = ts.anchor_j + dz_conv_wide(&ts.cyc2tick, c - ts.anchor_cyc - 1) + 1;
+	j = ts.anchor_j + dz_conv(&ts.cyc2tick, c - ts.anchor_cyc - 1) + 1;
 	return (s64)(j - jiffies_64) > 1 ? j - jiffies_64 : 1;
 }
 
@@ -439,10 +439,8 @@ int dz_tick_sched_retune_prepare(struct dz_tick_period period)
 	if (!ts.cs)
 		return 0;
 	cyc = (struct dz_rate){ ts.cs->freq_hz, 1 };
-	if (dz_conv_init(&ts.next_cyc2tick, cyc, ticks, DZ_ROUND_DOWN, U64_MAX, U64_MAX,
-			 DZ_SHAPE_WIDE, 0) ||
-	    dz_conv_init(&ts.next_tick2cyc, ticks, cyc, DZ_ROUND_UP, U64_MAX, U64_MAX,
-			 DZ_SHAPE_WIDE, 0))
+	if (dz_conv_make(&ts.next_cyc2tick, cyc, ticks, DZ_ROUND_DOWN, U64_MAX, U64_MAX) ||
+	    dz_conv_make(&ts.next_tick2cyc, ticks, cyc, DZ_ROUND_UP, U64_MAX, U64_MAX))
 		return -DZ_ERANGE;
 	return 0;
 }

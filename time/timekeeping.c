@@ -48,7 +48,7 @@ static s64 leap_step;			/* what it adds to realtime: -1 s or +1 s */
 
 static u64 ticks_to_ns(u64 ticks)
 {
-	u64 ns = dz_conv_wide(&tk.tick2ns, ticks);
+	u64 ns = dz_conv(&tk.tick2ns, ticks);
 
 #ifdef DYNHZ_DEBUG
 	if (ns != dz_conv_exact(&tk.tick2ns, ticks))
@@ -278,6 +278,7 @@ static void plan_folds(void)
 	if (tk.cs && tk.ready) {
 		cv.p = tk.period.den;
 		cv.c = 0;
+		cv.max_in = U64_MAX;
 		cv.sat = U64_MAX;
 		if (__builtin_mul_overflow(tk.cs->freq_hz, tk.period.num, &cv.q))
 			n = 1;
@@ -306,7 +307,7 @@ void dz_timekeeping_init(struct dz_tick_period period, u64 epoch)
 	struct dz_rate ticks = { period.den, period.num };
 	unsigned long flags = dz_irq_save();
 
-	if (dz_conv_init(&tk.tick2ns, ticks, ns, DZ_ROUND_DOWN, U64_MAX, U64_MAX, DZ_SHAPE_WIDE, 0))
+	if (dz_conv_make(&tk.tick2ns, ticks, ns, DZ_ROUND_DOWN, U64_MAX, U64_MAX))
 		dz_panic("timekeeping: no exact ns for a tick of %llu/%llu s",
 			 (unsigned long long)period.num, (unsigned long long)period.den);
 	tk.period = period;
@@ -377,8 +378,7 @@ int dz_timekeeping_retune_prepare(struct dz_tick_period period)
 	const struct dz_rate ns = { NSEC_PER_SEC, 1 };
 	struct dz_rate ticks = { period.den, period.num };
 
-	return dz_conv_init(&tk.next_tick2ns, ticks, ns, DZ_ROUND_DOWN, U64_MAX, U64_MAX,
-			    DZ_SHAPE_WIDE, 0);
+	return dz_conv_make(&tk.next_tick2ns, ticks, ns, DZ_ROUND_DOWN, U64_MAX, U64_MAX);
 }
 
 void dz_timekeeping_retune(struct dz_tick_period period)

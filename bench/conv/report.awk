@@ -82,8 +82,9 @@ END {
 	}
 	if (machine != "")
 		printf("Machine: %s\n", machine)
-	printf("HZ %s on the PIT: a jiffy is %s s. Each conversion runs on the same %s random\n",
-	       info["hz"], period, info["inputs"])
+	printf("HZ %s on a %s Hz clock%s: a jiffy is %s s. Each conversion runs on the same %s random\n",
+	       info["hz"], info["clock"], info["clock"] == 1193182 ? " (the PIT)" : "", period,
+	       info["inputs"])
 	printf("inputs (fixed seed) in all three implementations; the inputs:\n")
 	for (i = 1; i <= nconv; i++)
 		printf("  %-22s %s\n", conv[i], domain[conv[i]])
@@ -154,7 +155,8 @@ END {
 		printf("\nCSV: %s\n", csv)
 	}
 
-	printf("\nSummary for README.md (HZ %s; ns and Ir at a call site, loop included; ratios\n", info["hz"])
+	printf("\nSummary for README.md (HZ %s, %s Hz clock; ns and Ir at a call site, loop included; ratios\n",
+	       info["hz"], info["clock"])
 	printf("var/const and div/var of throughput (ns), instructions (Ir) and latency):\n\n")
 	printf("| conversion | ns var | ns const | ns div | Ir var | Ir const | Ir div | var/const ns | var/const Ir | var/const latency | div/var ns | div/var latency |\n")
 	printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")

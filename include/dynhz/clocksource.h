@@ -46,7 +46,7 @@ struct clocksource *dz_clocksource_current(void);
 /* Exact: floor(cycles * 10^9 / freq_hz) (saturating past 2^64 - 1 ns). */
 static inline u64 dz_clocksource_cyc2ns(const struct clocksource *cs, u64 cycles)
 {
-	return dz_conv_wide(&cs->cyc2ns, cycles);
+	return dz_conv(&cs->cyc2ns, cycles);
 }
 
 #endif

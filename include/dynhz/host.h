@@ -10,7 +10,11 @@
 #include <dynhz/hz.h>
 
 /* The simulated PIT's input clock, as the 8254's: it is also the clocksource. */
+#ifdef CONFIG_HZ
+#define DYNHZ_HOST_CLOCK_HZ ((u32)CONFIG_CLOCK_HZ) /* what the constants were made for */
+#else
 #define DYNHZ_HOST_CLOCK_HZ 1193182U
+#endif
 
 /* The exact tick the simulated PIT makes at hz: nearest divisor / 1193182 s. */
 struct dz_tick_period dynhz_host_pit_period(unsigned int hz);

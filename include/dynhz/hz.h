@@ -7,7 +7,8 @@
  *    static initializer that uses HZ does not compile (and should not:
  *    nothing is known about HZ before boot);
  *  - constant (-DCONFIG_HZ=N): HZ is a literal and conversions fold; the
- *    constants are generated for the PIT's period at that HZ, and hz setup
+ *    constants are generated for the period of that HZ on one input clock
+ *    (-DCONFIG_CLOCK_HZ, the PIT's 1193182 Hz by default), and hz setup
  *    panics on a device that reports any other;
  *  - debug (-DDYNHZ_DEBUG): like variable, but reading HZ before hz setup
  *    panics with the file and line of the read.
@@ -39,6 +40,10 @@
 #error "CONFIG_HZ out of range 19..10000"
 #endif
 #define HZ ((unsigned int)CONFIG_HZ)
+/* The clock the constant build's constants are for: the PIT's unless set. */
+#ifndef CONFIG_CLOCK_HZ
+#define CONFIG_CLOCK_HZ 1193182
+#endif
 #elif defined(DYNHZ_DEBUG)
 #define HZ dz_hz_checked(__FILE__, __LINE__)
 #else

@@ -78,11 +78,13 @@ struct dz_timeconst {
 };
 
 /*
- * Fills tc for a jiffy of p.num/p.den seconds; 0 or -DZ_ERANGE when the
- * fixed shapes and shifts below cannot be exact for that period. They are
- * for every HZ in range on the PIT and for an exact 1/HZ tick; a port whose
- * device ticks some other period must check it (hz setup panics on one
- * that fails: docs/PORTING.md lists what is known to work).
+ * Fills tc for a jiffy of p.num/p.den seconds. Every conversion is exact
+ * for every period; 0, or -DZ_ERANGE when a conversion below that has no
+ * range check (DZ_CHECK_* 0) cannot cover its whole input range with the
+ * fixed shape for this period: every jiffy rate from 1 Hz to 1 GHz with a
+ * period denominator up to 2^32 is served (the tests check the corners);
+ * beyond, a large denominator may not be, and hz setup then takes the
+ * nearest period whose denominator is under 2^32 (time/hz.c).
  */
 int dz_timeconst_build(struct dz_timeconst *tc, struct dz_tick_period p);
 
@@ -112,57 +114,70 @@ static inline struct dz_timeconst *dz_tc_get(void)
 #endif
 
 /*
- * The shape of each conversion, fixed at compile time (see conv.h): narrow
- * with its input shift k, or wide. The same shapes serve every HZ in range
- * and both word sizes; dz_timeconst_build() checks that they are exact.
+ * Each conversion's shape, fixed at compile time so that the variable and
+ * the constant build run the same instructions (see conv.h): narrow with
+ * its input shift k, or wide; and the output shift t. The bounds of conv.h
+ * decide them, for every jiffy rate from 9 to 20000 Hz (HZ 19..10000 on
+ * any input clock from 1 kHz: a rounded divisor keeps the rate within
+ * HZ/2..3HZ/2) with a period denominator up to 2^32 (any clock up to
+ * 2^32 Hz), and USER_HZ 32..1200:
+ *  - narrow, rounding (t = 0): m fits when 2^k exceeds the largest ratio
+ *    (ms->j 20000/1000, j->ms 1000/9, j->us 10^6/9, clock->j 20000/32);
+ *    its precision then covers every input on the PIT and at 1 GHz, and
+ *    the range check sends the rest to the exact slow path;
+ *  - wide, where no check may be paid (results that can never saturate,
+ *    so a check would only be there for precision): t large enough that
+ *    x em < (2^t - ea) 2^64 for every x and q, small enough that m fits
+ *    (us->j: q < 10^6 2^32/9 < 2^49; ns->j: q < 2^59; j->clock: q <= 2^32;
+ *    the tests check each, and time/jiffies.c refuses a period outside).
  */
 #define DZ_SHAPE_ms_to_j    DZ_SHAPE_NARROW
-#define DZ_K_ms_to_j	    32
-#define DZ_SHAPE_us_to_j    DZ_SHAPE_NARROW
-#define DZ_K_us_to_j	    32
+#define DZ_K_ms_to_j	    5
+#define DZ_SHIFT_ms_to_j    0
+#define DZ_SHAPE_us_to_j    DZ_SHAPE_WIDE
+#define DZ_K_us_to_j	    0
+#define DZ_SHIFT_us_to_j    53
 #define DZ_SHAPE_ns_to_j    DZ_SHAPE_WIDE
 #define DZ_K_ns_to_j	    0
+#define DZ_SHIFT_ns_to_j    63
 #define DZ_SHAPE_j_to_ms    DZ_SHAPE_NARROW
-#define DZ_K_j_to_ms	    (BITS_PER_LONG == 64 ? 28 : 32) /* results stop at 2^32 ms */
+#define DZ_K_j_to_ms	    7
+#define DZ_SHIFT_j_to_ms    0
 #define DZ_SHAPE_j_to_us    DZ_SHAPE_NARROW
-#define DZ_K_j_to_us	    38 /* results stop at 2^32 us: under 2^26 jiffies */
+#define DZ_K_j_to_us	    17
+#define DZ_SHIFT_j_to_us    0
 #define DZ_SHAPE_j_to_ns    DZ_SHAPE_WIDE
 #define DZ_K_j_to_ns	    0
+#define DZ_SHIFT_j_to_ns    35
 #define DZ_SHAPE_j64_to_ns  DZ_SHAPE_WIDE
 #define DZ_K_j64_to_ns	    0
-#define DZ_SHAPE_j_to_clock (BITS_PER_LONG == 64 ? DZ_SHAPE_WIDE : DZ_SHAPE_NARROW)
-#define DZ_K_j_to_clock	    (BITS_PER_LONG == 64 ? 0 : 32)
-#define DZ_SHAPE_clock_to_j (BITS_PER_LONG == 64 ? DZ_SHAPE_WIDE : DZ_SHAPE_NARROW)
-#define DZ_K_clock_to_j	    (BITS_PER_LONG == 64 ? 0 : 32)
+#define DZ_SHIFT_j64_to_ns  35
+#define DZ_SHAPE_j_to_clock DZ_SHAPE_WIDE
+#define DZ_K_j_to_clock	    0
+#define DZ_SHIFT_j_to_clock 40
+#define DZ_SHAPE_clock_to_j DZ_SHAPE_NARROW
+#define DZ_K_clock_to_j	    10
+#define DZ_SHIFT_clock_to_j 0
 
 /*
- * The shift of each conversion: one value that is exact for every HZ in
- * range, on the PIT and with an exact 1/HZ tick, for USER_HZ 32..1200 and
- * both word sizes (time/conv.c checks it at boot, the tests for every HZ),
- * so both builds shift by an immediate.
+ * A range check only where it is live at every HZ, so that a constant HZ
+ * cannot drop it: msecs and clock_t beyond LONG_MAX/INT_MAX are "forever"
+ * (MAX_JIFFY_OFFSET, as Linux's msecs_to_jiffies), results that saturate
+ * at every HZ (jiffies to ms, us and ns), and on 32 bits the ones that
+ * saturate there. jiffies_to_clock_t on 64 bits has none: its result
+ * exceeds 2^64 only beyond 2^57 jiffies, and there it wraps, as Linux's.
  */
-#define DZ_SHIFT_ms_to_j    27
-#define DZ_SHIFT_us_to_j    37
-#define DZ_SHIFT_ns_to_j    48
-#define DZ_SHIFT_j_to_ms    22
-#define DZ_SHIFT_j_to_us    22
-#define DZ_SHIFT_j_to_ns    24
-#define DZ_SHIFT_j64_to_ns  24
-#define DZ_SHIFT_j_to_clock 24
-#define DZ_SHIFT_clock_to_j (BITS_PER_LONG == 64 ? 30 : 17 + (31 - __builtin_clz(USER_HZ)))
-
-/* Conversions whose results always fit skip the range check... */
-#define DZ_CHECK_ms_to_j    (BITS_PER_LONG == 32)
+#define DZ_CHECK_ms_to_j    1
 #define DZ_CHECK_us_to_j    0
 #define DZ_CHECK_ns_to_j    (BITS_PER_LONG == 32)
 #define DZ_CHECK_j_to_ms    1
 #define DZ_CHECK_j_to_us    1
 #define DZ_CHECK_j_to_ns    (BITS_PER_LONG == 64)
 #define DZ_CHECK_j64_to_ns  1
-#define DZ_CHECK_j_to_clock 1
+#define DZ_CHECK_j_to_clock (BITS_PER_LONG == 32)
 #define DZ_CHECK_clock_to_j 1
 
-/* ...and those that round down have no offset to add. */
+/* Conversions that round down have no offset to add. */
 #define DZ_ADD_ms_to_j	  1
 #define DZ_ADD_us_to_j	  1
 #define DZ_ADD_ns_to_j	  1
@@ -174,25 +189,28 @@ static inline struct dz_timeconst *dz_tc_get(void)
 #define DZ_ADD_clock_to_j 1
 
 #ifdef DYNHZ_DEBUG
-/* Re-does the conversion by long division; panics on any difference. */
-void dz_conv_verify(const struct dz_conv *cv, const char *name, u64 x, u64 y);
-#define DZ_VERIFY(cv, name, x, y) dz_conv_verify(cv, #name, x, y)
+/*
+ * Re-does the conversion by long division; panics on any difference
+ * (unchecked beyond the range, where a conversion without a check wraps).
+ */
+void dz_conv_verify(const struct dz_conv *cv, const char *name, u64 x, u64 y, bool checked);
+#define DZ_VERIFY(cv, name, x, y) dz_conv_verify(cv, #name, x, y, DZ_CHECK_##name)
 #else
 #define DZ_VERIFY(cv, name, x, y) ((void)0)
 #endif
 
 /* The generation's constants are reached once per conversion (cv_). */
-#define DZ_CONVERT(name, x)                                                                    \
-	({                                                                                     \
-		u64 x_ = (x);                                                                  \
-		const struct dz_conv *cv_ = &DZ_TC.name;                                       \
-		u64 y_ = DZ_SHAPE_##name == DZ_SHAPE_NARROW                                    \
-				 ? dz_conv_narrow_fixed(cv_, x_, DZ_K_##name, DZ_CHECK_##name, \
-							DZ_ADD_##name, DZ_SHIFT_##name)        \
-				 : dz_conv_wide_fixed(cv_, x_, DZ_CHECK_##name, DZ_ADD_##name, \
-						      DZ_SHIFT_##name);                        \
-		DZ_VERIFY(cv_, name, x_, y_);                                                  \
-		y_;                                                                            \
+#define DZ_CONVERT(name, x)                                                                      \
+	({                                                                                       \
+		u64 x_ = (x);                                                                    \
+		const struct dz_conv *cv_ = &DZ_TC.name;                                         \
+		u64 y_ = DZ_SHAPE_##name == DZ_SHAPE_NARROW                                      \
+				 ? dz_conv_narrow_fixed(cv_, x_, DZ_K_##name, DZ_SHIFT_##name,   \
+							DZ_CHECK_##name, DZ_ADD_##name)          \
+				 : dz_conv_wide_fixed(cv_, x_, DZ_SHIFT_##name, DZ_CHECK_##name, \
+						      DZ_ADD_##name);                            \
+		DZ_VERIFY(cv_, name, x_, y_);                                                    \
+		y_;                                                                              \
 	})
 
 static inline unsigned long msecs_to_jiffies(const unsigned int m)
@@ -210,14 +228,23 @@ static inline unsigned long nsecs_to_jiffies(u64 n)
 	return (unsigned long)DZ_CONVERT(ns_to_j, n);
 }
 
+/* Results saturate at U32_MAX: saying so spares the variable build a truncation. */
 static inline unsigned int jiffies_to_msecs(const unsigned long j)
 {
-	return (unsigned int)DZ_CONVERT(j_to_ms, j);
+	u64 ms = DZ_CONVERT(j_to_ms, j);
+
+	if (ms > U32_MAX)
+		__builtin_unreachable();
+	return (unsigned int)ms;
 }
 
 static inline unsigned int jiffies_to_usecs(const unsigned long j)
 {
-	return (unsigned int)DZ_CONVERT(j_to_us, j);
+	u64 us = DZ_CONVERT(j_to_us, j);
+
+	if (us > U32_MAX)
+		__builtin_unreachable();
+	return (unsigned int)us;
 }
 
 static inline u64 jiffies_to_nsecs(const unsigned long j)

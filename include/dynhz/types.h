@@ -10,16 +10,18 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <limits.h>
+#include <dynhz/dztypes.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
+/* The same types as dztypes.h's (uint64_t is __UINT64_TYPE__ too), short. */
+typedef dz_u8 u8;
+typedef dz_u16 u16;
+typedef dz_u32 u32;
+typedef dz_u64 u64;
+typedef dz_s32 s32;
+typedef dz_s64 s64;
 
-#define U32_MAX ((u32)~0U)
-#define U64_MAX ((u64)~0ULL)
+#define U32_MAX DZ_U32_MAX
+#define U64_MAX DZ_U64_MAX
 #define S64_MAX ((s64)(U64_MAX >> 1))
 
 /* Bits in an unsigned long: 32 in the i386 kernel, 64 on an LP64 host. */

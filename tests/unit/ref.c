@@ -153,7 +153,9 @@ static uint64_t mul(uint64_t a, uint64_t b)
 
 uint64_t ref_ms_to_j(uint64_t ms, struct dz_tick_period t)
 {
-	/* ms / 1000 s, divided by num/den s per jiffy */
+	/* ms / 1000 s, divided by num/den s per jiffy; a negative int is forever (Linux) */
+	if (ms > INT_MAX)
+		return REF_MAX_JIFFY_OFFSET;
 	return ref_muldiv(ms, t.den, mul(1000, t.num), REF_UP, REF_MAX_JIFFY_OFFSET);
 }
 
@@ -189,6 +191,9 @@ uint64_t ref_j_to_clock(uint64_t j, struct dz_tick_period t, unsigned int user_h
 
 uint64_t ref_clock_to_j(uint64_t c, struct dz_tick_period t, unsigned int user_hz)
 {
+	/* a negative clock_t is forever, as a negative int of msecs */
+	if (c > LONG_MAX)
+		return REF_MAX_JIFFY_OFFSET;
 	return ref_muldiv(c, t.den, mul(user_hz, t.num), REF_UP, REF_MAX_JIFFY_OFFSET);
 }
 

@@ -27,7 +27,8 @@ uint64_t ref_muldiv_limbs(uint64_t x, uint64_t p, uint64_t q, enum ref_round r, 
 
 /*
  * The conversions of include/dynhz/jiffies.h, from first principles: a jiffy
- * is period.num / period.den seconds.
+ * is period.num / period.den seconds. As Linux, msecs beyond INT_MAX and
+ * USER_HZ ticks beyond LONG_MAX are forever (MAX_JIFFY_OFFSET).
  */
 uint64_t ref_ms_to_j(uint64_t ms, struct dz_tick_period t);
 uint64_t ref_us_to_j(uint64_t us, struct dz_tick_period t);
