@@ -25,6 +25,7 @@ if [ ! -f "$work.cpio.gz" ] || [ scripts/linux/guest/hzcheck.c -nt "$work.cpio.g
 	[ scripts/linux/guest/init -nt "$work.cpio.gz" ]; then
 	bb=$(bash scripts/fetch-deb.sh busybox-static:$deb) || exit 2
 	cp "$bb/bin/busybox" "$work/root/bin/busybox"
+	ln -sf busybox "$work/root/bin/sh"
 	cp scripts/linux/guest/init "$work/root/init"
 	$cc -O2 -Wall -static -o "$work/root/hzcheck" scripts/linux/guest/hzcheck.c || exit 2
 	(cd "$work/root" && find . | cpio -o -H newc --quiet | gzip -9) > "$work.cpio.gz"
@@ -34,7 +35,7 @@ fi
 # its clocks. BOOT_ICOUNT=0 boots as the issue's plain command line does.
 [ "${BOOT_ICOUNT:-1}" = 1 ] && qemu+=(-icount shift=auto,sleep=off)
 timeout ${BOOT_TIMEOUT:-240} "${qemu[@]}" -kernel "$image" -initrd "$work.cpio.gz" \
-	-append "console=$console panic=-1 $extra" > "$log" 2>&1 </dev/null
+	-append "console=$console panic=-1 kunit.enable=1 $extra" > "$log" 2>&1 </dev/null
 tr -d '\r' < "$log" > "$log.txt" && mv "$log.txt" "$log"
 grep -E "dynhz|hz=|HZ|# hz|ok [0-9]+ - |^ *# .*: pass:|hzcheck: .*(FAIL|passed)|guest: |WARNING:|BUG:" "$log" |
 	grep -v "^ *ok [0-9]* - [a-z_0-9]*$" | head -60
