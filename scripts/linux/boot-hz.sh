@@ -30,12 +30,14 @@ if [ ! -f "$work.cpio.gz" ] || [ scripts/linux/guest/hzcheck.c -nt "$work.cpio.g
 	$cc -O2 -Wall -static -o "$work/root/hzcheck" scripts/linux/guest/hzcheck.c || exit 2
 	(cd "$work/root" && find . | cpio -o -H newc --quiet | gzip -9) > "$work.cpio.gz"
 fi
+# rcu_cpu_stall_timeout: emulated, the stock time64_to_tm KUnit test
+# loops for tens of seconds without scheduling (at any HZ).
 # Guest time from the instruction count (as dynhz's own boot tests): a busy
 # host then slows the guest down but cannot make its CPU-time figures lag
 # its clocks. BOOT_ICOUNT=0 boots as the issue's plain command line does.
 [ "${BOOT_ICOUNT:-1}" = 1 ] && qemu+=(-icount shift=auto,sleep=off)
 timeout ${BOOT_TIMEOUT:-240} "${qemu[@]}" -kernel "$image" -initrd "$work.cpio.gz" \
-	-append "console=$console panic=-1 kunit.enable=1 $extra" > "$log" 2>&1 </dev/null
+	-append "console=$console panic=-1 kunit.enable=1 rcupdate.rcu_cpu_stall_timeout=300 $extra" > "$log" 2>&1 </dev/null
 tr -d '\r' < "$log" > "$log.txt" && mv "$log.txt" "$log"
 grep -E "dynhz|hz=|HZ|# hz|ok [0-9]+ - |^ *# .*: pass:|hzcheck: .*(FAIL|passed)|guest: |WARNING:|BUG:" "$log" |
 	grep -v "^ *ok [0-9]* - [a-z_0-9]*$" | head -60

@@ -6,7 +6,10 @@
  * AT_CLKTCK, and the sysctls kept in jiffies; the coarse clocks must report
  * the tick the kernel really makes as their resolution, through the vDSO
  * and through the system call alike. Prints one "hzcheck: NAME ok|FAIL ..."
- * line per check and a closing "hzcheck: N passed, N failed".
+ * line per check and a closing "hzcheck: N passed, N failed". The rates
+ * allow for emulation noise (a busy loop's CPU time is sampled by the
+ * tick): a naive port is off by the ratio of HZ to its default (33 % at
+ * hz=333), far outside.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -127,7 +130,7 @@ int main(void)
 	el = m1 - m0;
 	check("times-rate", (t1 - t0) / el > 97 && (t1 - t0) / el < 103,
 	      "%.1f ticks/s over %.2f s", (t1 - t0) / el, el);
-	check("proc-stat-rate", (s1 - s0) / el / ncpu > 95 && (s1 - s0) / el / ncpu < 105,
+	check("proc-stat-rate", (s1 - s0) / el / ncpu > 90 && (s1 - s0) / el / ncpu < 110,
 	      "%.1f ticks/s per cpu over %.2f s", (s1 - s0) / el / ncpu, el);
 
 	/* Busy interval: this process's CPU time against CLOCK_MONOTONIC. */
@@ -137,7 +140,7 @@ int main(void)
 		;
 	c1 = self_cpu();
 	el = now(CLOCK_MONOTONIC) - m0;
-	check("proc-pid-stat-rate", (c1 - c0) / el > 90 && (c1 - c0) / el < 105,
+	check("proc-pid-stat-rate", (c1 - c0) / el > 80 && (c1 - c0) / el < 120,
 	      "%.1f ticks/s of cpu over %.2f s", (c1 - c0) / el, el);
 
 	printf("hzcheck: %d passed, %d failed\n", passed, failed);
