@@ -23,6 +23,12 @@
 # Command line words read:
 #     check=ITEM[,ITEM...]   what to run, in order. ITEM is
 #                              hzcheck             /sbin/hzcheck --hz N
+#                              kernelhz            /proc/sys/kernel/hz equal to
+#                                                  the HZ expected (skipped
+#                                                  when the kernel has no
+#                                                  such file: stock Linux, or
+#                                                  the series with a constant
+#                                                  HZ): the quick boots
 #                              timerload           /sbin/timerload: the cost
 #                                                  benchmark's workload
 #                                                  (bench/linux), its lines
@@ -171,6 +177,25 @@ run_hzcheck() {
 	fi
 }
 
+run_kernelhz() {
+	local got
+	if [ ! -r /proc/sys/kernel/hz ]; then
+		result kernelhz skip 0 "no /proc/sys/kernel/hz (stock Linux or a constant HZ)"
+		return
+	fi
+	got=$(cat /proc/sys/kernel/hz)
+	case $hz in
+	'' | *[!0-9]*) result kernelhz fail 0 "kernel.hz is $got; no number to expect (hz=${hz}; checkhz=N)" ;;
+	*)
+		if [ "$got" = "$hz" ]; then
+			result kernelhz pass 0 "kernel.hz $got"
+		else
+			result kernelhz fail 0 "kernel.hz is $got, expected $hz"
+		fi
+		;;
+	esac
+}
+
 run_timerload() {
 	local t0 rc
 	t0=$(uptime_s)
@@ -244,6 +269,7 @@ mode=
 for item in $(echo "$check" | tr ',' ' '); do
 	case $item in
 	hzcheck) mode= && run_hzcheck ;;
+	kernelhz) mode= && run_kernelhz ;;
 	timerload) mode= && run_timerload ;;
 	kselftest:*)
 		mode=kselftest
@@ -258,7 +284,7 @@ for item in $(echo "$check" | tr ',' ' '); do
 		if [ "$mode" = kselftest ]; then
 			run_kselftest "$item"
 		else
-			result "$item" fail 0 "unknown check (hzcheck, timerload, kselftest:PROG)"
+			result "$item" fail 0 "unknown check (hzcheck, kernelhz, timerload, kselftest:PROG)"
 		fi
 		;;
 	esac
