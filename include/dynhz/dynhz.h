@@ -20,6 +20,7 @@
 #include <dynhz/timekeeping.h>
 #include <dynhz/timer.h>
 #include <dynhz/hrtimer.h>
+#include <dynhz/ntp.h>
 #include <dynhz/tick.h>
 
 #endif
