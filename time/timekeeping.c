@@ -151,8 +151,13 @@ static u64 steer(u64 raw)
 		lo = seg_mul(raw - st.raw_base, &hi);
 		return st.mono_base + ((hi << (64 - RATE_SHIFT)) | (lo >> RATE_SHIFT));
 	}
-	/* Before the segment: floor(frac - d * mult) = -ceil(d * mult - frac), in 2^-62 ns. */
-	lo = dz_mul64(st.raw_base - raw, st.mult, &hi);
+	/*
+	 * Before the segment: floor(frac - d * rate) = -ceil(d * rate - frac),
+	 * in 2^-62 ns, with mult - 1 for the rate: mult is the rate rounded up,
+	 * so mult - 1 is below it, by less than a unit, as mult is above it;
+	 * that keeps the result exact where the forward rule is, at whole ns.
+	 */
+	lo = dz_mul64(st.raw_base - raw, st.mult - 1, &hi);
 	if (!hi && lo <= st.frac)
 		return st.mono_base; /* less than the fraction back: the same ns */
 	hi -= lo < st.frac;
