@@ -93,7 +93,7 @@ static void update_base(void)
 {
 	s64 base = SECOND + (ntp.tick_usec - DZ_NTP_TICK_USEC) * TICK_US_SCALED + ntp.freq;
 
-	set_length(ntp.length + base - ntp.base);
+	set_length(ntp.length + (base - ntp.base));
 	ntp.base = base;
 }
 
