@@ -224,10 +224,13 @@ static u64 div128(u64 hi, u64 lo, u64 d, u64 *rem)
 }
 
 /*
- * mult = ceil(length * 2^30 / 10^9): the rate in 2^-62, rounded up, so
- * that a rate that is a whole number of ppb (every one NTP makes from
- * whole ppm or us) never gives a ns less than the exact product; its
- * excess, under 2^-62 ns a ns, is below a ns for 146 years.
+ * mult = ceil(length * 2^30 / 10^9): the rate in 2^-62, rounded up. So
+ * the clock is never behind the exact product of the rates NTP asked for,
+ * and ahead of it by less than 2^-62 of the raw time steered, a ns in 146
+ * years: each read is the exact floor or a ns more, and the exact floor
+ * while that excess stays below the distance of the exact time to the
+ * next ns (at whole ppm, a millionth of a ns: for the first 77 minutes).
+ * The folds carry the fraction, so they add nothing to it.
  */
 static u64 mult_of(u64 length)
 {

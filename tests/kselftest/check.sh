@@ -51,8 +51,9 @@
 #                        every one it sets back as it was)
 #
 # and, only with KSELFTEST_LONG=1 (tests/kselftest/long.sh, `make
-# check-long`) or when a filter is given, since each takes about 10
-# minutes of wall time (most of it busy guest time of inconsistency-check),
+# check-long`) or when a filter is given, since each takes 9 to 16
+# minutes of wall time on 2 busy cores (most of it busy guest time of
+# inconsistency-check),
 # booted under BusyBox sh in /kselftest (they run ./raw_skew and the like
 # through system()), the program's exit status read from the shell:
 #
@@ -147,9 +148,9 @@ kernel=$(make --no-print-directory print-kernel)
 # wall-time timeout, KSELFTEST_TIMEOUT (150 s) if empty. The six at HZ 24
 # to 10000; the NTP ones (issue 23) at HZ 97 and 4321, the two that take
 # minutes of busy guest time each (change_skew: raw_skew, inconsistency-check
-# at 10 s a clock and nanosleep at five frequencies, about 8 minutes of
+# at 10 s a clock and nanosleep at five frequencies, 10 to 13 minutes of
 # wall time; skew_consistency: inconsistency-check -c 1 -t 600 while the
-# frequency swings, about 10) only with KSELFTEST_LONG=1
+# frequency swings, 9 to 16) only with KSELFTEST_LONG=1
 # (tests/kselftest/long.sh, make check-long) or when a filter is given.
 six="24 100 250 1000 10000"
 ntp="97 4321"
