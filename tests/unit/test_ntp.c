@@ -710,6 +710,43 @@ static void test_coarse(void **state)
 	}
 }
 
+/*
+ * HZ changed under a steered clock (the variable build): the raw time
+ * goes on, so does the rate; the coarse clock never goes back or passes
+ * the fine one across the change.
+ */
+static void test_retune(void **state)
+{
+	(void)state;
+#ifndef CONFIG_HZ
+	for (int i = 0; i < 2; i++) {
+		struct sample a, b;
+		struct seg s;
+
+		boot(i ? 4321 : 97, i == 0, true);
+		pass(NS / 2 + rnd(NS), false);
+		s = seg_now(MS - 123, MS);
+		dz_ntp_set_freq(PPM16(-123));
+		pass(3 * NS + rnd(NS), false);
+		a = take();
+		assert_int_equal(dynhz_host_retune(i ? 97 : 4321), 0);
+		b = take();
+		check_order(&a, &b, "across the change of HZ");
+		for (int k = 0; k < 200; k++) {
+			pass(rnd(NS / 10), k % 3 == 0);
+			a = b;
+			b = take();
+			check_order(&a, &b, "after the change of HZ");
+			assert_true(b.raw == raw_ref());
+			if (b.m != seg_mono(&s, b.raw))
+				fail_msg("after HZ %u: monotonic %llu, exact %llu", HZ,
+					 (unsigned long long)b.m,
+					 (unsigned long long)seg_mono(&s, b.raw));
+		}
+	}
+#endif
+}
+
 /* ---- hrtimers on the steered clock ---- */
 
 #define NPROBES 24
@@ -892,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_fold_exact),
 		cmocka_unit_test(test_continuity),
 		cmocka_unit_test(test_coarse),
+		cmocka_unit_test(test_retune),
 		cmocka_unit_test(test_hrtimers),
 		cmocka_unit_test(test_hrtimer_rate_change),
 		cmocka_unit_test(test_hrtimer_rate_change_busy),
