@@ -2,7 +2,9 @@
 /*
  * adjtimex, clock_adjtime and clock_adjtime64 on CLOCK_REALTIME: the NTP
  * interface of Linux (kernel/time/ntp.c), with its state, its mode bits
- * and its errors, on a kernel that keeps the state but does not slew.
+ * and its errors, over the core's NTP (include/dynhz/ntp.h), which
+ * steers the rate of CLOCK_MONOTONIC and CLOCK_REALTIME against
+ * CLOCK_MONOTONIC_RAW as Linux's tick length does.
  *
  * What a program reads is what Linux reports after a boot without NTP:
  * status STA_UNSYNC (so the call returns TIME_ERROR, 5), maxerror and
@@ -10,17 +12,19 @@
  * 500 ppm, tick 10000 us (1000000 / USER_HZ), tai 0; maxerror grows by 500
  * us a second, as Linux's second_overflow() makes it, until the limit.
  *
- * What a program sets is kept and read back as Linux would: ADJ_STATUS
- * (the writable bits),
- * ADJ_MAXERROR, ADJ_ESTERROR, ADJ_TIMECONST (+4 without STA_NANO, in
- * 0..10), ADJ_TAI (0..100000 s, the TAI offset of CLOCK_TAI at once),
- * ADJ_NANO/ADJ_MICRO, ADJ_OFFSET (with STA_PLL: clamped to +-0.5 s),
- * ADJ_FREQUENCY (clamped to +-500 ppm), ADJ_TICK (9000..11000 us),
- * ADJ_SETOFFSET (steps CLOCK_REALTIME now, as clock_settime) and the
- * adjtime() modes ADJ_OFFSET_SINGLESHOT / ADJ_OFFSET_SS_READ (the offset
- * kept and read back). Not done: slewing. The offset, the frequency and
- * the tick are stored and reported but CLOCK_REALTIME and CLOCK_MONOTONIC
- * keep the clocksource's rate (CLOCK_MONOTONIC_RAW is the same clock).
+ * What a program sets is applied and read back as Linux would: ADJ_STATUS
+ * (the writable bits), ADJ_MAXERROR and ADJ_ESTERROR (clamped to 0..16 s),
+ * ADJ_TIMECONST (+4 without STA_NANO, in 0..10), ADJ_TAI (0..100000 s,
+ * the TAI offset of CLOCK_TAI at once), ADJ_NANO/ADJ_MICRO, ADJ_SETOFFSET
+ * (steps CLOCK_REALTIME now, as clock_settime), and what changes the rate,
+ * in the core: ADJ_FREQUENCY (clamped to +-500 ppm, at once), ADJ_TICK
+ * (9000..11000 us, at once: tick * USER_HZ us a second), ADJ_OFFSET with
+ * STA_PLL (clamped to +-0.5 s; the PLL, or with STA_FLL the FLL, moves
+ * the frequency, and the offset is worked off a share a second by the
+ * time constant, STA_MODE saying which loop ran) and adjtime()'s
+ * ADJ_OFFSET_SINGLESHOT (500 us a second, 500 ppm, until none is left;
+ * ADJ_OFFSET_SS_READ reads what is left). CLOCK_MONOTONIC_RAW is never
+ * steered; the jiffy grid neither.
  *
  * Leap seconds as Linux's second_overflow(): its state machine runs at
  * every realtime second boundary (an hrtimer, only while STA_INS, STA_DEL
@@ -31,7 +35,8 @@
  * before any realtime timer due then, and moves the TAI offset with it.
  * Then TIME_OOP for the repeated second (insertion), TIME_WAIT until both
  * bits are cleared, TIME_OK. Setting the clock forgets a pending leap, as
- * Linux's ntp_clear() does (the state stays until the bit is cleared).
+ * Linux's ntp_clear() does (the state stays until the bit is cleared),
+ * and the core forgets both offsets.
  */
 #include <kernel/posix-clock.h>
 #include <kernel/realtime.h>
@@ -44,6 +49,7 @@
 #include <dynhz/port.h>
 #include <dynhz/timekeeping.h>
 #include <dynhz/hrtimer.h>
+#include <dynhz/ntp.h>
 
 #define ADJ_OFFSET	      0x0001
 #define ADJ_FREQUENCY	      0x0002
@@ -63,9 +69,11 @@
 #define STA_PLL	      0x0001
 #define STA_PPSFREQ   0x0002
 #define STA_PPSTIME   0x0004
+#define STA_FLL	      0x0008
 #define STA_INS	      0x0010
 #define STA_DEL	      0x0020
 #define STA_UNSYNC    0x0040
+#define STA_FREQHOLD  0x0080
 #define STA_PPSSIGNAL 0x0100
 #define STA_PPSJITTER 0x0200
 #define STA_PPSWANDER 0x0400
@@ -88,13 +96,9 @@
 #define SECS_PER_DAY 86400
 #define NO_LEAP	     S64_MAX
 
-#define NTP_PHASE_LIMIT	   16000000LL	 /* us: MAXPHASE (0.5 s) << 5 */
-#define MAXERROR_GROWTH_US 500		 /* a second: MAXFREQ (500 ppm) */
-#define MAXFREQ_SCALED	   (500LL << 16) /* 500 ppm in the user's ppm << 16 */
-#define MAXPHASE_NS	   500000000LL
-#define MAXTC		   10
+#define NTP_PHASE_LIMIT	   16000000LL /* us: MAXPHASE (0.5 s) << 5 */
+#define MAXERROR_GROWTH_US 500	      /* a second: MAXFREQ (500 ppm) */
 #define MAX_TAI_OFFSET	   100000
-#define USER_TICK_USEC	   (1000000 / USER_HZ)
 
 /* The kernel's timex, wide enough for both of the user's. */
 struct ktimex {
@@ -142,11 +146,6 @@ static struct {
 	s64 maxerror;		     /* us, when set ... */
 	u64 maxerror_set_ns;	     /* ... at this CLOCK_MONOTONIC time */
 	s64 esterror;		     /* us */
-	s64 constant;		     /* 0..MAXTC */
-	s64 offset_ns;		     /* the PLL's offset (STA_PLL), ns */
-	s64 freq;		     /* ppm << 16 */
-	s64 tick_usec;		     /* us a USER_HZ tick */
-	s64 adjtime_offset;	     /* adjtime()'s offset, us */
 	int state;		     /* TIME_OK .. TIME_WAIT */
 	s64 next_leap_sec;	     /* realtime second of the leap, or NO_LEAP */
 	struct hrtimer second_timer; /* CLOCK_REALTIME: each second boundary */
@@ -183,7 +182,6 @@ static void ntp_clear(void)
 	ntp.maxerror = NTP_PHASE_LIMIT;
 	ntp.maxerror_set_ns = ktime_get_ns();
 	ntp.esterror = NTP_PHASE_LIMIT;
-	ntp.offset_ns = 0;
 }
 
 /* The state machine needs the second boundaries. */
@@ -282,9 +280,7 @@ void ntp_clock_was_set(void)
 	ntp.maxerror = NTP_PHASE_LIMIT;
 	ntp.maxerror_set_ns = ktime_get_ns();
 	ntp.esterror = NTP_PHASE_LIMIT;
-	ntp.offset_ns = 0;
-	ntp.adjtime_offset = 0;
-	leap_cancel();
+	leap_cancel(); /* the core forgot its offsets itself */
 }
 
 static void ntp_init_once(void)
@@ -292,8 +288,6 @@ static void ntp_init_once(void)
 	if (ntp.ready)
 		return;
 	ntp_clear();
-	ntp.constant = 2;
-	ntp.tick_usec = USER_TICK_USEC;
 	ntp.state = TIME_OK;
 	ntp.next_leap_sec = NO_LEAP;
 	hrtimer_setup(&ntp.second_timer, second_fn, DZ_CLOCK_REALTIME, HRTIMER_MODE_ABS);
@@ -333,7 +327,7 @@ static long validate(const struct ktimex *tx)
 		if (!(tx->modes & ADJ_OFFSET_SINGLESHOT))
 			return -EINVAL; /* adjtime()'s bit with others */
 	} else if ((tx->modes & ADJ_TICK) &&
-		   (tx->tick < 900000 / USER_HZ || tx->tick > 1100000 / USER_HZ)) {
+		   (tx->tick < DZ_NTP_TICK_MIN || tx->tick > DZ_NTP_TICK_MAX)) {
 		return -EINVAL;
 	}
 	if (tx->modes & ADJ_SETOFFSET) {
@@ -358,19 +352,31 @@ static void adj_status(s32 status)
 		ntp.state = TIME_OK;
 		leap_cancel();
 	}
+	/* The PLL on: its first interval starts now. */
+	if (!(ntp.status & STA_PLL) && (status & STA_PLL))
+		dz_ntp_pll_start();
 	ntp.status = (ntp.status & STA_RONLY) | (status & ~STA_RONLY);
 }
 
 /* The PLL's offset, only while STA_PLL is on (Linux's ntp_update_offset()). */
 static void adj_offset(s64 offset)
 {
+	unsigned int flags = 0;
+
 	if (!(ntp.status & STA_PLL))
 		return;
 	if (!(ntp.status & STA_NANO))
 		offset = clamp64(offset, -1000000, 1000000) * 1000;
-	ntp.offset_ns = clamp64(offset, -MAXPHASE_NS, MAXPHASE_NS);
+	if (ntp.status & STA_FLL)
+		flags |= DZ_NTP_FLL;
+	if (ntp.status & STA_FREQHOLD)
+		flags |= DZ_NTP_FREQHOLD;
+	ntp.status &= ~STA_MODE;
+	if (dz_ntp_offset(offset, flags))
+		ntp.status |= STA_MODE;
 }
 
+/* Linux's order: the status first (it decides what an offset does), the tick last. */
 static void apply_modes(const struct ktimex *tx)
 {
 	if (tx->modes & ADJ_STATUS) {
@@ -382,55 +388,39 @@ static void apply_modes(const struct ktimex *tx)
 	if (tx->modes & ADJ_MICRO)
 		ntp.status &= ~STA_NANO;
 	if (tx->modes & ADJ_FREQUENCY)
-		ntp.freq = clamp64(tx->freq, -MAXFREQ_SCALED, MAXFREQ_SCALED);
+		dz_ntp_set_freq(tx->freq);
 	if (tx->modes & ADJ_MAXERROR) {
-		ntp.maxerror = tx->maxerror;
+		ntp.maxerror = clamp64(tx->maxerror, 0, NTP_PHASE_LIMIT);
 		ntp.maxerror_set_ns = ktime_get_ns();
 	}
 	if (tx->modes & ADJ_ESTERROR)
-		ntp.esterror = tx->esterror;
+		ntp.esterror = clamp64(tx->esterror, 0, NTP_PHASE_LIMIT);
 	if (tx->modes & ADJ_TIMECONST)
-		ntp.constant = clamp64(tx->constant + ((ntp.status & STA_NANO) ? 0 : 4), 0, MAXTC);
+		dz_ntp_set_constant(clamp64(tx->constant, 0, DZ_NTP_MAXTC) +
+				    ((ntp.status & STA_NANO) ? 0 : 4));
 	if ((tx->modes & ADJ_TAI) && tx->constant >= 0 && tx->constant <= MAX_TAI_OFFSET)
 		dz_timekeeping_set_tai_offset((s32)tx->constant);
 	if (tx->modes & ADJ_OFFSET)
 		adj_offset(tx->offset);
 	if (tx->modes & ADJ_TICK)
-		ntp.tick_usec = tx->tick;
-}
-
-/* Linux's shift_right(): a signed shift that rounds towards zero. */
-static s64 shift_right(s64 x, int s)
-{
-	return x < 0 ? -((-x) >> s) : x >> s;
-}
-
-/*
- * The frequency as Linux reads it back: stored as ns/s << 32, read through
- * its fixed-point inverse, which can differ from what was set by a unit.
- */
-static s64 freq_readback(void)
-{
-	const s64 ppm_scale = 1000LL << 16;	     /* PPM_SCALE */
-	const s64 inv = (1LL << 51) / ppm_scale + 1; /* PPM_SCALE_INV, shift 19 */
-
-	return shift_right(((ntp.freq * ppm_scale) >> 19) * inv, 32);
+		dz_ntp_set_tick((long)tx->tick); /* validate() checked the range */
 }
 
 static void fill(struct ktimex *tx)
 {
 	u64 real = realtime_get_ns();
-	s64 off = ntp.offset_ns;
+	s64 off = dz_ntp_offset_left();
 
-	tx->offset = (ntp.status & STA_NANO) ? off : (s64)(s32)((u32)off / 1000);
-	tx->freq = freq_readback();
+	/* Linux's div_s64(): towards 0. */
+	tx->offset = (ntp.status & STA_NANO) ? off : off / 1000;
+	tx->freq = dz_ntp_freq();
 	tx->maxerror = ntp_maxerror();
 	tx->esterror = ntp.esterror;
 	tx->status = ntp.status;
-	tx->constant = ntp.constant;
+	tx->constant = dz_ntp_constant();
 	tx->precision = 1;
-	tx->tolerance = MAXFREQ_SCALED;
-	tx->tick = ntp.tick_usec;
+	tx->tolerance = (s64)DZ_NTP_MAXFREQ << 16;
+	tx->tick = dz_ntp_tick();
 	tx->tai = dz_timekeeping_tai_offset();
 	tx->ppsfreq = tx->jitter = tx->stabil = 0; /* no PPS signal */
 	tx->shift = 0;
@@ -471,10 +461,11 @@ static long do_adjtimex(struct ktimex *tx)
 	flags = dz_irq_save();
 	ntp_init_once();
 	if (tx->modes & ADJ_ADJTIME) {
-		s64 old = ntp.adjtime_offset;
+		s64 old = dz_ntp_adjtime_left();
 
+		/* Linux keeps it in a long: 32 bits on i386. */
 		if (!(tx->modes & ADJ_OFFSET_READONLY))
-			ntp.adjtime_offset = tx->offset;
+			dz_ntp_adjtime((s32)tx->offset);
 		fill(tx);
 		tx->offset = old;
 	} else {

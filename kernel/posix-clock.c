@@ -8,7 +8,7 @@
  *	0	REALTIME		1 ns in high resolution, else a tick (*)
  *	1	MONOTONIC		the same (*)
  *	2, 3	PROCESS/THREAD_CPUTIME	1 ns (the TSC's accounting)
- *	4	MONOTONIC_RAW		(*) (MONOTONIC: nothing slews it here)
+ *	4	MONOTONIC_RAW		(*) (MONOTONIC without NTP's steering)
  *	5	REALTIME_COARSE		a tick, always
  *	6	MONOTONIC_COARSE	a tick, always
  *	7	BOOTTIME		(*) (MONOTONIC: nothing suspends)

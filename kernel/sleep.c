@@ -115,18 +115,23 @@ long schedule_timeout_uninterruptible(long timeout)
 	return schedule_timeout(timeout);
 }
 
-/* The count carried in its generation: a change of HZ between two sleeps is rebased. */
+/*
+ * The count carried in its generation: a change of HZ between two sleeps
+ * is rebased. The guard after it is on the raw time, as jiffies are: a
+ * clock NTP runs fast must not cut the delay short of msecs of the
+ * oscillator (Linux's msleep() is jiffies alone, which NTP does not touch).
+ */
 void msleep(unsigned int msecs)
 {
 	u32 gen = dz_hz_generation(); /* read before the count */
-	u64 end = ktime_get_ns() + (u64)msecs * NSEC_PER_MSEC, now;
+	u64 end = ktime_get_raw_ns() + (u64)msecs * NSEC_PER_MSEC, now;
 	long timeout = (long)msecs_to_jiffies(msecs);
 
 	while (timeout) {
 		__set_current_state(TASK_UNINTERRUPTIBLE);
 		timeout = schedule_timeout_gen(timeout, &gen);
 	}
-	while ((now = ktime_get_ns()) < end) {
+	while ((now = ktime_get_raw_ns()) < end) {
 		gen = dz_hz_generation();
 		timeout = (long)nsecs_to_jiffies(end - now);
 		__set_current_state(TASK_UNINTERRUPTIBLE);
