@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The four memory functions the compiler may call on its own (struct
- * copies, array initializers) even in a freestanding program: there is no
- * libc in the kernel, so they live here.
+ * The C runtime of the kernel build (kernel/string.h): the four memory
+ * functions the compiler may call on its own (struct copies, array
+ * initializers) even in a freestanding program, and the few string
+ * functions the kernel uses. There is no libc in the kernel; the port
+ * provides these (docs/PORTING.md: the core needs strlen and may need the
+ * memory functions), and they are the arch's because the copies use the
+ * CPU's string instructions.
  */
 #include <kernel/string.h>
 
