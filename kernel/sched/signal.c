@@ -9,7 +9,7 @@
  * twice before it is delivered is delivered once (Linux queues real-time
  * ones; nothing here needs it yet).
  *
- * The FPU: the process's registers are live while it runs (kernel/proc.c
+ * The FPU: the process's registers are live while it runs (kernel/sched/proc.c
  * saves them only when its thread is switched out), so delivery saves
  * them with FXSAVE into the frame, in Linux's place and format (an
  * fpstate_i386: the FSAVE header converted as Linux does, then the FXSAVE

@@ -2,7 +2,7 @@
 /*
  * Processes (kernel/include/kernel/proc.h): the table, their start as a
  * thread that drops to ring 3, their switch (address space, TLS, FPU)
- * and their faults. Fork is kernel/fork.c, the end and wait kernel/exit.c.
+ * and their faults. Fork is kernel/proc/fork.c, the end and wait kernel/proc/exit.c.
  */
 #include <kernel/proc.h>
 #include <kernel/exec.h>
