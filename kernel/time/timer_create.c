@@ -7,7 +7,7 @@
  * hrtimer: an absolute realtime or TAI timer follows clock_settime, a
  * relative realtime one runs on the monotonic clock), or on the process's
  * CPU time (CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID and Linux's
- * encoded ids of the caller's clocks, -6 and -2: kernel/cputimer.c). As on
+ * encoded ids of the caller's clocks, -6 and -2: kernel/sched/cputimer.c). As on
  * Linux there is no slack: a timer runs at its expiry, at the device's
  * resolution.
  *
@@ -19,7 +19,7 @@
  * DELAYTIMER_MAX). A signal that the process ignores is not queued: a
  * periodic timer then goes on, at least a jiffy apart.
  *
- * Signals are one bit each here (kernel/signal.c): two timers on the same
+ * Signals are one bit each here (kernel/sched/signal.c): two timers on the same
  * signal, both pending, are delivered once (the later one's siginfo); both
  * are re-armed.
  *

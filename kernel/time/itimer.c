@@ -2,7 +2,7 @@
 /*
  * alarm, setitimer and getitimer: ITIMER_REAL, which sends SIGALRM on
  * CLOCK_MONOTONIC time; ITIMER_VIRTUAL (SIGVTALRM after user CPU time) and
- * ITIMER_PROF (SIGPROF after user + system time), on kernel/cputimer.c.
+ * ITIMER_PROF (SIGPROF after user + system time), on kernel/sched/cputimer.c.
  *
  * ITIMER_REAL is an hrtimer on CLOCK_MONOTONIC with no slack, as Linux's
  * it_real_fn timer: SIGALRM at the asked time, not at a tick, whatever

@@ -2,7 +2,7 @@
 /*
  * The process times of the Linux i386 ABI: times, getrusage, sysinfo.
  * Tick values reach user space in USER_HZ only. The clocks are in
- * kernel/posix-clock.c, the sleeps in kernel/nanosleep.c.
+ * kernel/time/posix-clock.c, the sleeps in kernel/time/nanosleep.c.
  */
 #include <kernel/proc.h>
 #include <kernel/vfs.h>
