@@ -297,7 +297,7 @@ static int gen_mounts(struct out *o)
 	return 0;
 }
 
-/* The time files (kernel/proc-time.c) write into the rest of the buffer. */
+/* The time files (kernel/fs/proc-time.c) write into the rest of the buffer. */
 static int gen_into(struct out *o, int (*gen)(char *buf, u32 size))
 {
 	int n = gen(o->buf + o->len, PROCFS_BUF_SIZE - o->len);
@@ -520,7 +520,7 @@ static int gen_hz(struct out *o)
 #define HZ_WRITE_MAX 128
 
 /*
- * A write of N changes HZ (kernel/retune.c), as a sysctl is written:
+ * A write of N changes HZ (kernel/time/retune.c), as a sysctl is written:
  * `echo 100 > /proc/sys/kernel/hz`. Linux's integer sysctls refuse what
  * is not a number and what is out of their range alike with EINVAL
  * (proc_dointvec_minmax); the core's one line says which it was. The

@@ -72,8 +72,8 @@ struct proc;
 
 enum vnode_kind { VN_NONE, VN_RAMFS, VN_PROC, VN_CONSOLE, VN_PIPE, VN_TIMERFD };
 
-struct pipe;	/* kernel/pipe.c */
-struct timerfd; /* kernel/timerfd.c */
+struct pipe;	/* kernel/fs/pipe.c */
+struct timerfd; /* kernel/fs/timerfd.c */
 
 struct vnode {
 	u8 kind;		     /* enum vnode_kind */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The file tree: the read-only root from the initramfs (kernel/initramfs.c
- * reads it into nodes), /proc (kernel/procfs.c) mounted on it, path
+ * The file tree: the read-only root from the initramfs (kernel/fs/initramfs.c
+ * reads it into nodes), /proc (kernel/fs/procfs.c) mounted on it, path
  * resolution with Linux's rules, and the pool of open files.
  *
  * Paths are resolved here rather than by ramfs_lookup_at() because they

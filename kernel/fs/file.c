@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The file system calls (those kernel/syscalls.h gives to file.c), with
- * Linux's semantics and errno values, over the tree of kernel/vfs.c.
+ * Linux's semantics and errno values, over the tree of kernel/fs/vfs.c.
  *
  * The root is read-only: what would write it answers -EROFS, as a Linux
  * mounted read-only does. Every user pointer goes through uaccess; every

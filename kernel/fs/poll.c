@@ -6,7 +6,7 @@
  * The root's files, /proc's and directories never block, as on Linux: a
  * read or write is always ready (writes then fail, the root being
  * read-only, but do not block). The console waits for input, its output
- * is always ready; a pipe's ends wait for data and room (kernel/pipe.c).
+ * is always ready; a pipe's ends wait for data and room (kernel/fs/pipe.c).
  * A negative descriptor is skipped, a closed one answers POLLNVAL.
  *
  * The timeout is an hrtimer on CLOCK_MONOTONIC, as Linux's: the wait ends

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kernel's time facts as /proc files (kernel/procfs.c lists them):
+ * The kernel's time facts as /proc files (kernel/fs/procfs.c lists them):
  *
  *   /proc/cmdline     the command line the loader passed, as Linux's
  *   /proc/dynhz       the boot report as "name: value" lines: HZ and where

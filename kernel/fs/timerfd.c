@@ -16,7 +16,7 @@
  * clock was set fails once with ECANCELED, as Linux; poll says readable
  * then. The change is seen as the realtime offset differing from the one
  * at timerfd_settime; the setting itself wakes a read or poll already
- * waiting (timerfd_clock_was_set(), from kernel/realtime.c).
+ * waiting (timerfd_clock_was_set(), from kernel/time/realtime.c).
  */
 #include "vfs-internal.h"
 #include <kernel/proc.h>

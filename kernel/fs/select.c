@@ -7,7 +7,7 @@
  * readable when poll would say POLLIN, POLLHUP or POLLERR, writable for
  * POLLOUT or POLLERR, exceptional for POLLPRI; the sets come back holding
  * only those, the count of set bits is returned. The wait is poll's
- * (kernel/poll.c): an hrtimer on CLOCK_MONOTONIC with a slack, never
+ * (kernel/fs/poll.c): an hrtimer on CLOCK_MONOTONIC with a slack, never
  * early, at any HZ.
  *
  * As Linux, the time left is written back to a non-NULL timeout (select's
