@@ -2,7 +2,7 @@
 /*
  * exec: a static i386 ELF program from the root file system into a fresh
  * address space (kernel/exec.h), for the kernel's first programs and for
- * execve. kernel/elf.c says what goes where; this file makes the areas,
+ * execve. kernel/proc/elf.c says what goes where; this file makes the areas,
  * each backed by its part of the file (a page is read from the image when
  * first touched, so a program pays only for the pages it uses), and
  * writes the startup stack, all in a new space: the caller's old one is
