@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The serial shell. It reads the console (kernel/console.c), whose bytes
+ * The serial shell. It reads the console (kernel/fs/console.c), whose bytes
  * arrive by interrupt into a ring, and sleeps until there is a line to run.
  */
 #include <kernel/kernel.h>
