@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * cputest=<seconds>: the check of tests/cputime. CPU time is charged on
- * the TSC at every context switch (kernel/sched.c); here we make the three
+ * the TSC at every context switch (kernel/sched/sched.c); here we make the three
  * kinds of time and see that the cpu line adds up:
  *	- the check program runs 1 s in ring 3 (user time);
  *	- a kernel thread busies BUSY_MS and exits (system time that must
