@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * CPU exceptions. One raised in ring 3 is the user program's: the user
- * fault hook (kernel/user.c) kills it and the kernel carries on. One raised
+ * fault hook (kernel/sched/user.c) kills it and the kernel carries on. One raised
  * in the kernel is a kernel bug: say which one, where, and what the kernel
  * was doing, then stop through the exit device with failure. Nothing here
  * may hang or fault again silently.

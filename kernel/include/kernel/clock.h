@@ -29,7 +29,7 @@ void clock_report_wakeups(const char *who);
 /*
  * idletest=<seconds> (default 10): one 1 Hz timer while the CPU idles, then
  * the timer interrupts and jiffies against the TSC; returns 0 if all is
- * well (kernel/nohz.c). idletest_setup() reads the seconds, at boot.
+ * well (kernel/time/nohz.c). idletest_setup() reads the seconds, at boot.
  */
 void idletest_setup(const char *cmdline);
 int idletest_run(void);

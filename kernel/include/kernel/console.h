@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The console as a character device (kernel/console.c): output to the
+ * The console as a character device (kernel/fs/console.c): output to the
  * serial port, input from its receive interrupt into a ring. User programs
  * reach it through descriptors 0-2 (a tty with a termios and a window
  * size); the kernel's shell reads it with console_getc().

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Loading a program into a new address space (kernel/exec.c). */
+/* Loading a program into a new address space (kernel/proc/exec.c). */
 #ifndef KERNEL_EXEC_H
 #define KERNEL_EXEC_H
 

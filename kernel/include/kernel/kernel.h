@@ -41,7 +41,7 @@ int usertest_program(const char *path, const char *arg);
 /*
  * cputest=<seconds>: user, kernel-thread and idle time made on purpose,
  * then one "cputest:" line of the cpu times against the elapsed time
- * (kernel/cputest.c); returns 0 unless init failed. cputest_setup()
+ * (kernel/test/cputest.c); returns 0 unless init failed. cputest_setup()
  * reads the seconds, at boot.
  */
 int cputest_run(void);
@@ -50,7 +50,7 @@ void cputest_setup(const char *cmdline);
 /*
  * ticktest=<ticks>: the cost of the timer tick to a busy CPU under QEMU
  * -icount (empty, with timers due, and as throughput lost by a loop), one
- * "ticktest:" line per measurement (kernel/ticktest.c); returns 0 unless
+ * "ticktest:" line per measurement (kernel/test/ticktest.c); returns 0 unless
  * a tick went missing or the TSC does not count instructions (no
  * -icount). ticktest_setup() reads the ticks, at boot.
  */

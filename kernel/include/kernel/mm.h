@@ -2,7 +2,7 @@
 /*
  * Memory: physical pages, and each process's address space.
  *
- * The loader's memory map gives the pages (kernel/page_alloc.c). The kernel
+ * The loader's memory map gives the pages (kernel/mm/page_alloc.c). The kernel
  * sees the first KERNEL_MAP_TOP bytes of physical memory at the same
  * addresses, in every address space, supervisor-only; pages above that are
  * for user space only, and the kernel reaches one through kmap(). Page
@@ -32,7 +32,7 @@
 #define USER_MMAP_TOP  (USER_TOP - USER_STACK_MAX - PAGE_SIZE) /* mmap grows down from here */
 #define USER_PIE_BASE  0x56555000U /* where a static-pie is placed, as Linux does */
 
-/* Physical pages (kernel/page_alloc.c). */
+/* Physical pages (kernel/mm/page_alloc.c). */
 struct multiboot_info;
 void page_alloc_init(const struct multiboot_info *mbi, u32 reserved_start, u32 reserved_end);
 /* Reserves [start, end) (the initramfs), before anything is allocated. */

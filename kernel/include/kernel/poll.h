@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Waiting for descriptors (kernel/poll.c, kernel/select.c): what poll,
+ * Waiting for descriptors (kernel/fs/poll.c, kernel/fs/select.c): what poll,
  * ppoll, select and pselect6 share. A deadline is an absolute
  * CLOCK_MONOTONIC time: NULL waits without limit, 0 looks once.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CLOCK_REALTIME (kernel/realtime.c): the CMOS clock's time at boot, kept
+ * CLOCK_REALTIME (kernel/time/realtime.c): the CMOS clock's time at boot, kept
  * from then on by the core's timekeeping (the monotonic clock plus an
  * offset, <dynhz/timekeeping.h>), so that it never drifts from the
  * clocksource. Only dz_timekeeping_set_real_ns() steps it (clock_settime).
@@ -43,7 +43,7 @@ long realtime_settime(s64 sec, s64 nsec);
 long realtime_inject_offset(s64 sec, s64 nsec);
 
 /*
- * The clock was set (kernel/adjtimex.c): the NTP state forgets its
+ * The clock was set (kernel/time/adjtimex.c): the NTP state forgets its
  * synchronisation and a pending leap second, as Linux's ntp_clear().
  * Interrupts off.
  */

@@ -126,7 +126,7 @@ u64 sched_acct_start_ns(void);
 /* A thread's CPU time up to now, in USER_HZ ticks rounded down. */
 dz_uclock_t sched_thread_cputime(struct thread *t);
 
-/* Sleeping (kernel/sleep.c). */
+/* Sleeping (kernel/time/sleep.c). */
 long schedule_timeout(long timeout);
 /* A count carried with its HZ generation (kernel/retune.h): rebased before it is armed. */
 long schedule_timeout_gen(long timeout, u32 *gen);
@@ -135,7 +135,7 @@ long schedule_timeout_uninterruptible(long timeout);
 void msleep(unsigned int msecs);
 
 /*
- * Sleeping on an hrtimer (kernel/sleep.c), Linux's names and meaning:
+ * Sleeping on an hrtimer (kernel/time/sleep.c), Linux's names and meaning:
  * sleep in the state the caller set until *expires (on clock_id, ABS or
  * REL) plus up to delta ns, or until woken. expires NULL: no limit; a
  * zero *expires returns at once. Returns 0 when the time came, -EINTR

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Signals as Linux i386 delivers them (kernel/signal.c): per-process
+ * Signals as Linux i386 delivers them (kernel/sched/signal.c): per-process
  * actions set by rt_sigaction, a blocked mask, pending signals delivered
  * on the way back to ring 3 by a frame on the user stack that sigreturn
  * (or rt_sigreturn) undoes; default actions for the rest. The interval
- * timers (alarm, setitimer) that send SIGALRM are in kernel/itimer.c.
+ * timers (alarm, setitimer) that send SIGALRM are in kernel/time/itimer.c.
  */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
@@ -117,7 +117,7 @@ void signal_proc_exec(struct proc *p);
 void signal_proc_exit(struct proc *p);
 
 /*
- * The process's POSIX timers (kernel/timer_create.c): deleted on exec and
+ * The process's POSIX timers (kernel/time/timer_create.c): deleted on exec and
  * exit; told when signals leave the pending set (delivered: sig, or
  * discarded: the bits of gone), interrupts off, to re-arm periodic timers
  * and fill the delivered signal's overrun count in its origin.
@@ -125,7 +125,7 @@ void signal_proc_exit(struct proc *p);
 void ptimer_proc_exit(struct proc *p);
 void ptimer_signals_taken(struct proc *p, u64 gone, int sig);
 
-/* The process's interval timers (kernel/itimer.c): set up, and stopped for good. */
+/* The process's interval timers (kernel/time/itimer.c): set up, and stopped for good. */
 void itimer_proc_init(struct proc *p);
 void itimer_proc_exit(struct proc *p);
 /* SIGALRM left the pending set (taken or discarded), interrupts off: a periodic ITIMER_REAL goes on. */

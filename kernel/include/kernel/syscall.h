@@ -76,7 +76,7 @@ typedef long (*syscall_fn_t)(const struct syscall_args *args);
 #include <kernel/syscalls.h>
 #undef SYSCALL
 
-/* dynhz's own call, NR_DYNHZ_HZ (kernel/retune.h, kernel/retune.c). */
+/* dynhz's own call, NR_DYNHZ_HZ (kernel/retune.h, kernel/time/retune.c). */
 long sys_dynhz_hz(const struct syscall_args *args);
 
 /* The entry from the system-call gate (kernel/syscall.c). */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Files: the read-only root from the initramfs (kernel/initramfs.c), /proc
- * (kernel/procfs.c) mounted on it, and the console; each process's table
- * of file descriptors. The file system calls are in kernel/file.c.
+ * Files: the read-only root from the initramfs (kernel/fs/initramfs.c), /proc
+ * (kernel/fs/procfs.c) mounted on it, and the console; each process's table
+ * of file descriptors. The file system calls are in kernel/fs/file.c.
  */
 #ifndef KERNEL_VFS_H
 #define KERNEL_VFS_H

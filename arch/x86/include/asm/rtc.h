@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CMOS real-time clock (MC146818 and compatibles), read once at boot
- * for CLOCK_REALTIME (kernel/realtime.c). The kernel never writes it.
+ * for CLOCK_REALTIME (kernel/time/realtime.c). The kernel never writes it.
  *
  * The decoding is split from the port I/O so that the hosted tests
  * (tests/rtc) can feed it a simulated CMOS: rtc_read() takes the register

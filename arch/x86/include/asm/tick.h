@@ -15,7 +15,7 @@ extern u64 x86_tick_start_tsc;
 /*
  * The TSC at the start of the PIT's last periodic tick interrupt (read
  * there anyway, for lost ticks): where the interrupt-off window of a
- * change of HZ, applied in that tick, begins (kernel/retunebench.c).
+ * change of HZ, applied in that tick, begins (kernel/test/retunebench.c).
  */
 extern u64 x86_tick_irq_tsc;
 
