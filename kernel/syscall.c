@@ -10,7 +10,7 @@
 #include <kernel/user.h>
 #include <kernel/errno.h>
 #include <kernel/retune.h>
-#include <asm/irq.h>
+#include <kernel/arch.h>
 #include <dynhz/port.h>
 
 #define NR_SYSCALLS 450

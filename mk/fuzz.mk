@@ -46,7 +46,8 @@ $(FUZZ_OUT)/fuzz_elf: tests/fuzz/fuzz_elf.c kernel/proc/elf.c kernel/include/ker
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -Ikernel/include $< kernel/proc/elf.c -o $@
 
-FUZZ_VFS	:= kernel/fs/vfs.c kernel/fs/procfs.c kernel/fs/file.c kernel/fs/initramfs.c tests/vfs/shim.c
+FUZZ_VFS	:= kernel/fs/vfs.c kernel/fs/procfs.c kernel/fs/file.c kernel/fs/initramfs.c \
+		   kernel/sched/loadavg.c tests/vfs/shim.c
 $(FUZZ_OUT)/fuzz_vfs: tests/fuzz/fuzz_vfs.c $(FUZZ_VFS) $(FUZZ_DEPS) kernel/fs/vfs-internal.h \
 		tests/vfs/shim.h kernel/include/kernel/vfs.h
 	@mkdir -p $(dir $@)

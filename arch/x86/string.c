@@ -8,7 +8,7 @@
  * memory functions), and they are the arch's because the copies use the
  * CPU's string instructions.
  */
-#include <kernel/string.h>
+#include <kernel/arch.h>
 
 /*
  * String instructions, a word at a time: pages are copied (copy-on-write),

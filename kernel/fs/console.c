@@ -41,10 +41,12 @@
 #include <kernel/uaccess.h>
 #include <kernel/wait.h>
 #include <kernel/string.h>
-#include <asm/serial.h>
+#include <kernel/arch.h>
+#include <dynhz/bootparam.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/retune.h>
-#include <dynhz/port.h>
+#include <dynhz/timer.h>
+#include <dynhz/printk.h>
 
 #define RX_SIZE	   256	/* a power of two */
 #define LINE_SIZE  1024 /* a canonical line; Linux's N_TTY_BUF_SIZE is 4096 */
@@ -127,7 +129,7 @@ static void out(const char *s, size_t n)
 	if ((termios.c_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR))
 		dz_port_console_write(s, n);
 	else
-		serial_write_raw(s, n);
+		arch_console_write_raw(s, n);
 }
 
 /* A typed byte as echo shows it: a control character as ^X with ECHOCTL. */
@@ -191,7 +193,7 @@ static int signal_char(char c)
 }
 
 /* Interrupt context: a byte typed. A full ring drops it (a human cannot type that fast). */
-static void rx_byte(char c)
+void console_rx(char c)
 {
 	int sig = signal_char(c);
 
@@ -208,11 +210,56 @@ static void rx_byte(char c)
 	wake_up(&rx_wq);
 }
 
+/* --- serial_poll=: the receiver polled on a timer too --- */
+
+#define POLL_MAX 6000 /* USER_HZ ticks: one minute */
+
+static unsigned long poll_jiffies; /* 0: no polling */
+static unsigned long poll_user;	   /* the same in USER_HZ ticks, as given */
+static struct timer_list poll_timer;
+
+static void poll_fn(struct timer_list *t)
+{
+	arch_console_poll();
+	mod_timer(t, jiffies + poll_jiffies);
+}
+
+/* HZ changed: the period again from its USER_HZ value (the pending poll is the core's). */
+static void poll_retune(const struct dz_retune_info *info)
+{
+	(void)info;
+	poll_jiffies = user_to_kernel_hz(DZ_UCLOCK(poll_user));
+}
+
+void console_setup_poll(const char *cmdline)
+{
+	static const char *const names[] = { "serial_poll", NULL };
+	unsigned long ticks = 0;
+	struct dz_param p;
+
+	if (!dz_cmdline_find(cmdline, names, &p))
+		return;
+	dz_param_uint(&p, 0, POLL_MAX, 0, &ticks);
+	if (!ticks)
+		return;
+	poll_user = ticks;
+	poll_jiffies = user_to_kernel_hz(DZ_UCLOCK(ticks));
+	dz_hz_retune_hook(poll_retune);
+	dz_printk("serial: receive polled every %lu USER_HZ ticks = %lu jiffies = %u us\n", ticks,
+		  poll_jiffies, jiffies_to_usecs(poll_jiffies));
+}
+
+const struct timer_list *console_poll_timer(void)
+{
+	return poll_jiffies ? &poll_timer : NULL;
+}
+
 /**
  * console_init() - takes bytes from the serial port into the console's ring
  *
  * The shell calls it, and so does the first open of the console; the UART
- * keeps what was typed before it.
+ * keeps what was typed before it. With serial_poll=, the receiver is
+ * polled from here on too.
  */
 void console_init(void)
 {
@@ -221,8 +268,13 @@ void console_init(void)
 
 	rx_on = true;
 	dz_irq_restore(flags);
-	if (!was)
-		serial_enable_rx(rx_byte);
+	if (was)
+		return;
+	arch_console_rx_enable();
+	if (poll_jiffies) {
+		timer_setup(&poll_timer, poll_fn, 0);
+		mod_timer(&poll_timer, jiffies + poll_jiffies);
+	}
 }
 
 /* The next byte of the ring, or -1 when it is empty. */

@@ -21,10 +21,8 @@
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
-#include <asm/i8254.h>
-#include <asm/lapic.h>
-#include <asm/serial.h>
-#include <asm/tsc.h>
+#include <kernel/arch.h>
+#include <kernel/console.h>
 #include <dynhz/clockevent.h>
 #include <dynhz/clocksource.h>
 #include <dynhz/hrtimer.h>
@@ -78,7 +76,7 @@ int procfs_gen_cmdline(char *buf, u32 size)
 {
 	struct text t = { buf, size, 0, false };
 
-	put(&t, "%s\n", boot_cmdline);
+	put(&t, "%s\n", boot_params.cmdline);
 	return (int)t.len;
 }
 
@@ -99,7 +97,7 @@ static const char *idle_mode(const struct dz_hz_state *st)
 {
 	if (!dz_tick_nohz_active())
 		return "periodic (no tickless idle)";
-	if (pit_idle_on_lapic() && dz_tick_device() == &pit_clockevent)
+	if (arch_tick_idle_on_lapic())
 		return "tickless, one-shot on the local APIC timer";
 	return st->device && st->device[0] == 'p' ? "tickless, one-shot in PIT mode 0"
 						  : "tickless, one-shot";
@@ -218,11 +216,11 @@ static void put_owner(struct text *t, const struct owners *o, const struct pendi
 {
 	struct thread *th;
 
-	if (pt->addr == procfs_load_timer()) {
+	if (pt->addr == loadavg_timer()) {
 		put(t, "the load average (/proc/loadavg)");
 		return;
 	}
-	if (pt->addr == serial_poll_timer()) {
+	if (pt->addr == console_poll_timer()) {
 		put(t, "the console's receiver poll (serial_poll=)");
 		return;
 	}

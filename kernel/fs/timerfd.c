@@ -16,7 +16,8 @@
  * clock was set fails once with ECANCELED, as Linux; poll says readable
  * then. The change is seen as the realtime offset differing from the one
  * at timerfd_settime; the setting itself wakes a read or poll already
- * waiting (timerfd_clock_was_set(), from kernel/time/realtime.c).
+ * waiting (timerfd_clock_was_set(), called back by kernel/time/realtime.c's
+ * clock_was_set()).
  */
 #include "vfs-internal.h"
 #include <kernel/proc.h>
@@ -26,7 +27,7 @@
 #include <kernel/syscall.h>
 #include <kernel/uaccess.h>
 #include <kernel/wait.h>
-#include <kernel/timerfd.h>
+#include <kernel/realtime.h>
 #include <kernel/errno.h>
 #include <dynhz/hrtimer.h>
 #include <dynhz/timekeeping.h>
@@ -185,7 +186,13 @@ void timerfd_release(const struct vnode *v)
 	dz_irq_restore(irq);
 }
 
-void timerfd_clock_was_set(void)
+/*
+ * The realtime clock was just set (clock_was_set()): wakes the readers and
+ * pollers of every TFD_TIMER_CANCEL_ON_SET timerfd, so that a read already
+ * waiting fails with ECANCELED now, as Linux's timerfd_clock_was_set(),
+ * not at the timer's next expiry. Interrupts off.
+ */
+static void timerfd_clock_was_set(void)
 {
 	for (int i = 0; i < NR_TIMERFDS; i++) {
 		struct timerfd *ctx = &tfds[i];
@@ -194,6 +201,11 @@ void timerfd_clock_was_set(void)
 		    ctx->real_offset != dz_timekeeping_real_offset_ns())
 			wake_up(&ctx->wq);
 	}
+}
+
+void timerfd_init(void)
+{
+	clock_was_set_notify(timerfd_clock_was_set);
 }
 
 /* ---- the system calls ---- */

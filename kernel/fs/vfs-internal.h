@@ -192,9 +192,8 @@ int fd_install(struct file *f, int min, bool cloexec);
 
 #define PROCFS_BUF_SIZE 4096 /* the largest content a /proc file has */
 
+/* A new tree: the load average starts again (kernel/sched/loadavg.c). */
 void procfs_init(void);
-/* Starts sampling the load average (once; after the timer wheel is up). */
-void procfs_load_start(void);
 void procfs_root(struct vnode *out);
 /* A name in the /proc directory dir: 0, or -ENOENT. */
 int procfs_lookup(const struct vnode *dir, const char *name, u32 len, struct vnode *out);
@@ -211,9 +210,6 @@ int procfs_dirent(const struct vnode *dir, u32 index, struct vfs_dirent *de);
 int procfs_generate(const struct vnode *v, char *buf);
 /* A write to a /proc file: len, or -EIO, -EINVAL as Linux (only /proc/sys/kernel/hz takes one). */
 long procfs_write(const struct vnode *v, u32 ubuf, u32 len);
-
-/* The load average's timer (/proc/timer_list names it). */
-const struct timer_list *procfs_load_timer(void);
 
 /* --- proc-time.c: the kernel's time facts; each returns the length written into buf --- */
 
@@ -250,5 +246,7 @@ long timerfd_read(struct file *f, u32 ubuf, u32 len);
 u32 timerfd_poll(struct file *f, struct wait_queue_entry *w);
 /* The last reference to a timerfd's open file is gone: the timer stops, the slot is free. */
 void timerfd_release(const struct vnode *v);
+/* At boot (vfs_init()): a step of the realtime clock is to be told (clock_was_set_notify()). */
+void timerfd_init(void);
 
 #endif

@@ -15,6 +15,7 @@
 #include <kernel/errno.h>
 #include <kernel/console.h>
 #include <kernel/proc.h>
+#include <kernel/sched.h>
 #include <kernel/string.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
@@ -72,6 +73,7 @@ void vfs_init(const void *archive, size_t len)
 		dz_printk("vfs: root from the initramfs: %u bytes, %u nodes\n", (unsigned int)len,
 			  (unsigned int)rootfs.count);
 	procfs_init();
+	timerfd_init();
 }
 
 bool vfs_have_root(void)
@@ -685,7 +687,7 @@ int files_open_console(struct files *fs)
 	    node.rn->rdevmajor == CONSOLE_MAJ && node.rn->rdevminor == CONSOLE_MIN)
 		v.rn = node.rn;
 
-	procfs_load_start();
+	loadavg_start();
 	f = file_new(&v, O_RDWR | O_LARGEFILE, &err);
 	if (!f)
 		return err;

@@ -9,9 +9,9 @@
  * protection allows it: mprotect never loses data.
  */
 #include <kernel/mm.h>
+#include <kernel/arch.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
-#include <asm/paging.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 
@@ -195,6 +195,18 @@ void mm_activate_kernel(void)
 {
 	if (read_cr3() != paging_kernel_pgdir())
 		load_cr3(paging_kernel_pgdir());
+}
+
+static struct mm *running_mm;
+
+struct mm *mm_current(void)
+{
+	return running_mm;
+}
+
+void mm_set_current(struct mm *mm)
+{
+	running_mm = mm;
 }
 
 const struct vma *mm_find_vma(const struct mm *mm, u32 addr)

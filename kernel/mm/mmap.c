@@ -5,7 +5,7 @@
  * system is in memory already, and a program that maps a file is told
  * ENODEV, as Linux tells it of a file system that cannot map.
  */
-#include <kernel/proc.h>
+#include <kernel/mm.h>
 #include <kernel/syscall.h>
 #include <kernel/errno.h>
 
@@ -50,7 +50,7 @@ static bool heap_can_grow(const struct mm *mm, u32 old_end, u32 new_end)
 /* As Linux: the new break, or the old one when it cannot move. */
 SYSCALL_DEFINE1(brk, u32, addr)
 {
-	struct mm *mm = &proc_current()->mm;
+	struct mm *mm = mm_current();
 	u32 old_end = PAGE_ALIGN(mm->brk), new_end = PAGE_ALIGN(addr);
 	struct vma *v;
 
@@ -90,7 +90,7 @@ static long map_checks(u32 addr, u32 len, u32 prot, u32 flags)
 
 SYSCALL_DEFINE6(mmap2, u32, addr, u32, len, u32, prot, u32, flags, int, fd, u32, pgoff)
 {
-	struct mm *mm = &proc_current()->mm;
+	struct mm *mm = mm_current();
 	u32 size = PAGE_ALIGN(len), at;
 	long err = map_checks(addr, len, prot, flags);
 
@@ -133,7 +133,7 @@ SYSCALL_DEFINE2(munmap, u32, addr, u32, len)
 		return 0;
 	if (addr < USER_START)
 		addr = USER_START;
-	return mm_remove_range(&proc_current()->mm, addr, end - addr);
+	return mm_remove_range(mm_current(), addr, end - addr);
 }
 
 SYSCALL_DEFINE3(mprotect, u32, addr, u32, len, u32, prot)
@@ -146,12 +146,12 @@ SYSCALL_DEFINE3(mprotect, u32, addr, u32, len, u32, prot)
 		return 0;
 	if (PAGE_ALIGN(len) < len || addr < USER_START || PAGE_ALIGN(len) > USER_TOP - addr)
 		return -ENOMEM;
-	return mm_protect(&proc_current()->mm, addr, len, vm_prot(prot));
+	return mm_protect(mm_current(), addr, len, vm_prot(prot));
 }
 
 SYSCALL_DEFINE3(madvise, u32, addr, u32, len, int, advice)
 {
-	struct mm *mm = &proc_current()->mm;
+	struct mm *mm = mm_current();
 	u32 end = PAGE_ALIGN(addr + len);
 	bool hole = false;
 

@@ -10,8 +10,8 @@
  * the pages above first, so that low ones last.
  */
 #include <kernel/mm.h>
+#include <kernel/arch.h>
 #include <kernel/string.h>
-#include <asm/multiboot.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 
@@ -68,23 +68,13 @@ void page_reserve(u32 start, u32 end)
 	}
 }
 
-void page_alloc_init(const struct multiboot_info *mbi, u32 reserved_start, u32 reserved_end)
+void page_alloc_init(u32 reserved_start, u32 reserved_end)
 {
+	u64 start, end;
+
 	memset(used, 0xff, sizeof(used));
-	if (mbi && (mbi->flags & MULTIBOOT_INFO_MMAP)) {
-		u32 off = 0;
-
-		while (off + sizeof(struct multiboot_mmap_entry) <= mbi->mmap_length) {
-			const struct multiboot_mmap_entry *e =
-				(const void *)(uintptr_t)(mbi->mmap_addr + off);
-
-			if (e->type == MULTIBOOT_MEMORY_AVAILABLE)
-				add_ram(e->addr, e->addr + e->len);
-			off += e->size + 4;
-		}
-	} else if (mbi && (mbi->flags & MULTIBOOT_INFO_MEMORY)) {
-		add_ram(0x100000, 0x100000 + (u64)mbi->mem_upper * 1024);
-	}
+	for (unsigned int i = 0; arch_ram_range(i, &start, &end); i++)
+		add_ram(start, end);
 	if (!ram_pages)
 		dz_panic("memory: the loader reported no usable memory");
 	page_reserve(reserved_start, reserved_end);

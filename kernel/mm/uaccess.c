@@ -8,7 +8,7 @@
  * from user space would fill it.
  */
 #include <kernel/uaccess.h>
-#include <kernel/proc.h>
+#include <kernel/mm.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
 
@@ -28,16 +28,16 @@ static long page_ready(struct mm *mm, u32 uaddr, bool write)
 static long for_each_page(u32 uaddr, u32 len, bool write, void (*fn)(u32 uaddr, u32 n, void *ctx),
 			  void *ctx)
 {
-	struct proc *p = proc_current();
+	struct mm *mm = mm_current();
 
-	if (!p || len > USER_TOP || uaddr > USER_TOP - len)
+	if (!mm || len > USER_TOP || uaddr > USER_TOP - len)
 		return -EFAULT;
 	while (len) {
 		u32 n = PAGE_SIZE - (uaddr & ~PAGE_MASK);
 
 		if (n > len)
 			n = len;
-		if (page_ready(&p->mm, uaddr, write))
+		if (page_ready(mm, uaddr, write))
 			return -EFAULT;
 		fn(uaddr, n, ctx);
 		uaddr += n;
@@ -101,12 +101,12 @@ long clear_user(u32 udst, u32 len)
 
 long strncpy_from_user(char *dst, u32 usrc, u32 max)
 {
-	struct proc *p = proc_current();
+	struct mm *mm = mm_current();
 
-	if (!p || !max)
+	if (!mm || !max)
 		return -EFAULT;
 	for (u32 i = 0; i < max; i++, usrc++) {
-		if ((i == 0 || !(usrc & ~PAGE_MASK)) && page_ready(&p->mm, usrc, false))
+		if ((i == 0 || !(usrc & ~PAGE_MASK)) && page_ready(mm, usrc, false))
 			return -EFAULT;
 		dst[i] = *(const char *)(uintptr_t)usrc;
 		if (!dst[i])

@@ -20,10 +20,9 @@
 #include <kernel/syscall.h>
 #include <kernel/uaccess.h>
 #include <kernel/wait.h>
-#include <asm/cpu.h>
-#include <asm/desc.h>
-#include <asm/fpu.h>
-#include <asm/irq.h>
+#include <kernel/arch.h>
+#include <kernel/kernel.h>
+#include <kernel/timers.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 
@@ -31,7 +30,6 @@
 #define ARG_PTRS   4096	       /* strings of argv and envp together */
 
 static u8 stack_buf[STACK_ROOM] __attribute__((aligned(16)));
-static u64 random_state;
 
 /* execve's arguments, copied in from the caller before its memory goes. */
 static struct {
@@ -87,25 +85,6 @@ static int mm_write(struct mm *mm, u32 uaddr, const void *src, u32 len)
 		len -= n;
 	}
 	return 0;
-}
-
-/* splitmix64 over the TSC: AT_RANDOM's 16 bytes differ from boot to boot and program to program. */
-static u64 random_next(void)
-{
-	u64 z = (random_state += 0x9e3779b97f4a7c15ULL ^ rdtsc());
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-void exec_random_bytes(u8 *buf, u32 len)
-{
-	for (u32 i = 0; i < len; i += 8) {
-		u64 r = random_next();
-
-		memcpy(buf + i, &r, len - i < 8 ? len - i : 8);
-	}
 }
 
 static int load_segments(struct mm *mm, const struct elf_plan *plan, const u8 *img)
@@ -177,7 +156,7 @@ static int build_stack(struct mm *mm, const struct elf_plan *plan, const char *a
 	aux.entry = plan->entry;
 	aux.execfn = abspath;
 	cpuid(1, &a, &b, &c, &aux.hwcap);
-	exec_random_bytes(aux.random, sizeof(aux.random));
+	get_random_bytes(aux.random, sizeof(aux.random));
 	err = elf_build_stack(stack_buf + STACK_ROOM, USER_TOP, STACK_ROOM, argv, envp, &aux, sp);
 	if (err)
 		return err;
@@ -487,12 +466,13 @@ static void flush_old_program(struct proc *p)
 	unsigned long flags;
 
 	files_close_on_exec(&p->files);
+	ptimer_proc_exit(p); /* POSIX timers do not survive exec; interval timers do */
 	signal_proc_exec(p);
 	p->clear_child_tid = 0;
 	p->did_exec = true;
 	flags = dz_irq_save();
 	memset(p->tls, 0, sizeof(p->tls));
-	gdt_set_tls(p->tls);
+	arch_set_tls(p->tls);
 	fpu_init_state(p->fpu);
 	fpu_restore(p->fpu);
 	dz_irq_restore(flags);

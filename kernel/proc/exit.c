@@ -24,8 +24,9 @@
 #include <kernel/uaccess.h>
 #include <kernel/user.h>
 #include <kernel/wait.h>
+#include <kernel/timers.h>
 #include <kernel/errno.h>
-#include <asm/cpu.h>
+#include <kernel/arch.h>
 #include <dynhz/port.h>
 
 #define WNOHANG	     0x00000001
@@ -114,7 +115,8 @@ _Noreturn void proc_exit(int wait_status)
 {
 	struct proc *p = current->proc;
 
-	signal_proc_exit(p);
+	itimer_proc_exit(p);
+	ptimer_proc_exit(p);
 	files_close_all(&p->files);
 	/*
 	 * With interrupts off from here: once the space is gone, a switch
@@ -128,6 +130,7 @@ _Noreturn void proc_exit(int wait_status)
 	p->state = PROC_ZOMBIE;
 	p->thread = NULL;
 	current->proc = NULL;
+	mm_set_current(NULL);
 	console_proc_exit(p);
 	reparent_children(p);
 	notify_parent(p);

@@ -28,11 +28,8 @@
 #include <kernel/wait.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
-#include <asm/irq.h>
-#include <asm/fpu.h>
-#include <asm/paging.h>
-#include <asm/tls.h>
-#include <asm/usermode.h>
+#include <kernel/arch.h>
+#include <kernel/timers.h>
 #include <dynhz/port.h>
 #include <dynhz/timekeeping.h>
 
@@ -118,6 +115,7 @@ static long copy_state(struct proc *child, const struct proc *parent, u32 flags,
 	child->start_ns = ktime_get_ns();
 	/* Actions and mask; pending signals and interval timers are not inherited. */
 	signal_proc_init(child);
+	itimer_proc_init(child);
 	memcpy(child->sig.action, parent->sig.action, sizeof(child->sig.action));
 	child->sig.blocked = parent->sig.blocked;
 	memcpy(child->tls, parent->tls, sizeof(child->tls));
@@ -193,7 +191,7 @@ static void fork_child_thread(void *arg)
 		local_irq_disable();
 	}
 	/* A signal sent since the fork is delivered now, as on any return to ring 3. */
-	signal_return_to_user(&cs->frame);
+	user_return(&cs->frame);
 	arch_enter_user_frame(&cs->frame);
 }
 

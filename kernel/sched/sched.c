@@ -3,7 +3,7 @@
  * Threads and the round-robin scheduler (see include/kernel/sched.h).
  *
  * One CPU: the run queue and thread states are protected by disabling
- * interrupts. Preemption happens at the end of an interrupt (the exit hook),
+ * interrupts. Preemption happens at the end of an interrupt (sched_irq_exit()),
  * when the tick has used up the running thread's timeslice or woken a
  * thread while the idle thread was running.
  *
@@ -15,10 +15,7 @@
 #include <kernel/kernel.h>
 #include <kernel/string.h>
 #include <kernel/user.h>
-#include <asm/switch.h>
-#include <asm/irq.h>
-#include <asm/cpu.h>
-#include <asm/multiboot.h>
+#include <kernel/arch.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
@@ -32,7 +29,6 @@
 static struct thread threads[MAX_THREADS];
 /* Thread 0 (idle) runs on the boot stack; thread i on stacks[i - 1]. */
 static u32 stacks[MAX_THREADS - 1][THREAD_STACK_SIZE / 4] __attribute__((aligned(16)));
-extern u32 boot_stack_bottom[];
 
 struct thread *current;
 static struct thread *idle;
@@ -127,10 +123,10 @@ int wake_up_process(struct thread *t)
 	return woken;
 }
 
-/* Interrupt exit: switch if the tick or a wake-up asked for it. */
-static void preempt_on_irq_exit(void)
+/* Interrupt exit: switch if the tick or a wake-up asked for it (none before sched_init()). */
+void sched_irq_exit(void)
 {
-	if (need_resched && current->state == TASK_RUNNING)
+	if (current && need_resched && current->state == TASK_RUNNING)
 		schedule();
 }
 
@@ -153,7 +149,6 @@ void sched_tick(void)
 }
 
 /* Every thread starts here, on its own stack, with interrupts off. */
-void sched_thread_start(void);
 void sched_thread_start(void)
 {
 	local_irq_enable();
@@ -286,7 +281,7 @@ dz_uclock_t sched_thread_cputime(struct thread *t)
 }
 
 /* Prints the current thread and its activity: the crash reports' "doing what". */
-static void describe(void)
+void sched_describe(void)
 {
 	if (!current)
 		return;
@@ -338,6 +333,4 @@ void sched_init(const char *cmdline)
 	/* From here every nanosecond is charged to a thread: until the first switch, idle's. */
 	acct_start_ns = acct_stamp_ns = tsc_now_ns();
 	parse_timeslice(cmdline);
-	trap_set_describe_hook(describe);
-	irq_set_exit_hook(preempt_on_irq_exit);
 }

@@ -26,10 +26,7 @@
 #include <kernel/uaccess.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
-#include <asm/irq.h>
-#include <asm/cpu.h>
-#include <asm/desc.h>
-#include <asm/fpu.h>
+#include <kernel/arch.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>
 
@@ -229,12 +226,10 @@ static void set_blocked(struct proc *p, u64 mask)
 void signal_proc_init(struct proc *p)
 {
 	memset(&p->sig, 0, sizeof(p->sig));
-	itimer_proc_init(p);
 }
 
 void signal_proc_exec(struct proc *p)
 {
-	ptimer_proc_exit(p); /* POSIX timers do not survive exec; interval timers do */
 	for (int sig = 1; sig <= NSIG; sig++) {
 		struct k_sigaction *ka = action_of(p, sig);
 
@@ -244,10 +239,11 @@ void signal_proc_exec(struct proc *p)
 	p->sig.restore_blocked = false;
 }
 
-void signal_proc_exit(struct proc *p)
+static struct signal_timer_hooks timer_hooks;
+
+void signal_set_timer_hooks(const struct signal_timer_hooks *h)
 {
-	itimer_proc_exit(p);
-	ptimer_proc_exit(p);
+	timer_hooks = *h;
 }
 
 /* ---- delivery ---- */
@@ -466,7 +462,7 @@ static bool setup_rt_frame(int sig, const struct k_sigaction *ka, u64 mask, stru
  * read-only), so the status has no core flag (WCOREDUMP), as Linux's
  * when a dump fails.
  */
-static _Noreturn void die(struct proc *p, int sig)
+static int die(struct proc *p, int sig)
 {
 	const char *name = signal_name_of(sig);
 	bool core = default_action(sig) == DFL_CORE;
@@ -479,7 +475,7 @@ static _Noreturn void die(struct proc *p, int sig)
 			dz_printk("signal: pid %d (%s) killed by signal %d\n", p->pid, p->comm,
 				  sig);
 	}
-	proc_exit(W_SIGNALED(sig));
+	return sig; /* the caller ends the process: proc_exit(W_SIGNALED(sig)) */
 }
 
 static int take_signal(struct proc *p)
@@ -494,10 +490,10 @@ static int take_signal(struct proc *p)
 		sig = __builtin_ctzll(m) + 1;
 		p->sig.pending &= ~SIG_BIT(sig);
 	}
-	if (gone || sig)
-		ptimer_signals_taken(p, gone, sig);
-	if ((gone | (sig ? SIG_BIT(sig) : 0)) & SIG_BIT(SIGALRM))
-		itimer_real_signal_taken(p);
+	if ((gone || sig) && timer_hooks.taken)
+		timer_hooks.taken(p, gone, sig);
+	if (((gone | (sig ? SIG_BIT(sig) : 0)) & SIG_BIT(SIGALRM)) && timer_hooks.alarm_taken)
+		timer_hooks.alarm_taken(p);
 	return sig;
 }
 
@@ -556,8 +552,12 @@ static void restart_without_handler(struct proc *p, struct irq_frame *f)
 		restart_call(p, f);
 }
 
-/* A handler runs: its frame is built, the mask grows by the action's. */
-static void handle(struct proc *p, int sig, struct irq_frame *f)
+/*
+ * A handler runs: its frame is built, the mask grows by the action's.
+ * Returns 0, or SIGSEGV when the frame did not fit and that ends the
+ * process (die()).
+ */
+static int handle(struct proc *p, int sig, struct irq_frame *f)
 {
 	struct k_sigaction *ka = action_of(p, sig);
 	struct k_sigaction act = *ka;
@@ -572,9 +572,9 @@ static void handle(struct proc *p, int sig, struct irq_frame *f)
 	if (!ok) {
 		/* No room for the frame: Linux's answer is SIGSEGV, by default fatal. */
 		if (sig == SIGSEGV)
-			die(p, SIGSEGV);
+			return die(p, SIGSEGV);
 		signal_force(p, SIGSEGV, SI_KERNEL, 0);
-		return;
+		return 0;
 	}
 	p->sig.restore_blocked = false;
 	p->sig.blocked |= act.mask;
@@ -583,22 +583,25 @@ static void handle(struct proc *p, int sig, struct irq_frame *f)
 	p->sig.blocked &= ~UNBLOCKABLE;
 	if (act.flags & SA_RESETHAND)
 		*ka = (struct k_sigaction){ 0 };
+	return 0;
 }
 
-void signal_return_to_user(struct irq_frame *f)
+int signal_return_to_user(struct irq_frame *f)
 {
 	struct proc *p = proc_current();
 
 	if (!p || !frame_from_user(f))
-		return;
+		return 0;
 	for (int n = 0; n < NSIG; n++) {
-		int sig = take_signal(p);
+		int sig = take_signal(p), fatal;
 
 		if (!sig)
 			break;
 		if (action_of(p, sig)->handler == SIG_DFL)
-			die(p, sig); /* ignored defaults are not deliverable */
-		handle(p, sig, f);
+			return die(p, sig); /* ignored defaults are not deliverable */
+		fatal = handle(p, sig, f);
+		if (fatal)
+			return fatal;
 	}
 	/* The restart codes never reach user space. */
 	restart_without_handler(p, f);
@@ -606,6 +609,7 @@ void signal_return_to_user(struct irq_frame *f)
 		p->sig.blocked = p->sig.saved_blocked;
 		p->sig.restore_blocked = false;
 	}
+	return 0;
 }
 
 /* ---- sigreturn ---- */
@@ -774,7 +778,8 @@ SYSCALL_DEFINE4(rt_sigaction, int, sig, u32, uact, u32, uoact, u32, sigsetsize)
 		/* POSIX: setting a pending signal to be ignored discards it. */
 		if (sig_ignored(p, sig) && (p->sig.pending & SIG_BIT(sig))) {
 			p->sig.pending &= ~SIG_BIT(sig);
-			ptimer_signals_taken(p, SIG_BIT(sig), 0);
+			if (timer_hooks.taken)
+				timer_hooks.taken(p, SIG_BIT(sig), 0);
 		}
 	}
 	dz_irq_restore(flags);

@@ -5,7 +5,7 @@
  * process (its tid is its pid), as a static program expects.
  */
 #include <kernel/proc.h>
-#include <kernel/exec.h>
+#include <kernel/kernel.h>
 #include <kernel/syscall.h>
 #include <kernel/uaccess.h>
 #include <kernel/errno.h>
@@ -255,6 +255,30 @@ SYSCALL_DEFINE4(prlimit64, int, pid, u32, resource, u32, unew, u32, uold)
 #define GRND_INSECURE 4
 #define GETRANDOM_MAX 33554431 /* Linux's most per call */
 
+/*
+ * splitmix64 over the TSC: AT_RANDOM's 16 bytes and getrandom's differ
+ * from boot to boot and program to program.
+ */
+static u64 random_state;
+
+static u64 random_next(void)
+{
+	u64 z = (random_state += 0x9e3779b97f4a7c15ULL ^ rdtsc());
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void get_random_bytes(u8 *buf, u32 len)
+{
+	for (u32 i = 0; i < len; i += 8) {
+		u64 r = random_next();
+
+		memcpy(buf + i, &r, len - i < 8 ? len - i : 8);
+	}
+}
+
 SYSCALL_DEFINE3(getrandom, u32, ubuf, u32, len, u32, flags)
 {
 	u8 chunk[64];
@@ -267,7 +291,7 @@ SYSCALL_DEFINE3(getrandom, u32, ubuf, u32, len, u32, flags)
 	for (u32 done = 0; done < len;) {
 		u32 n = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
 
-		exec_random_bytes(chunk, n);
+		get_random_bytes(chunk, n);
 		if (copy_to_user(ubuf + done, chunk, n))
 			return done ? (long)done : -EFAULT;
 		done += n;

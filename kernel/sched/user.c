@@ -9,7 +9,7 @@
 #include <kernel/sched.h>
 #include <kernel/kernel.h>
 #include <kernel/string.h>
-#include <asm/cpu.h>
+#include <kernel/arch.h>
 #include <dynhz/conv.h>
 #include <dynhz/port.h>
 #include <dynhz/printk.h>

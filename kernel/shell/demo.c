@@ -6,6 +6,7 @@
  * whatever HZ the command line chose.
  */
 #include <kernel/kernel.h>
+#include <kernel/shell.h>
 #include <kernel/sched.h>
 #include <kernel/wait.h>
 #include <kernel/clock.h>

@@ -4,6 +4,7 @@
  * arrive by interrupt into a ring, and sleeps until there is a line to run.
  */
 #include <kernel/kernel.h>
+#include <kernel/shell.h>
 #include <kernel/sched.h>
 #include <kernel/console.h>
 #include <kernel/clock.h>
@@ -11,10 +12,7 @@
 #include <kernel/user.h>
 #include <kernel/proc.h>
 #include <kernel/retune.h>
-#include <asm/tsc.h>
-#include <asm/lapic.h>
-#include <asm/pic.h>
-#include <asm/i8254.h>
+#include <kernel/arch.h>
 #include <dynhz/timer.h>
 #include <dynhz/tick.h>
 #include <dynhz/timekeeping.h>

@@ -12,10 +12,11 @@
  * the accounting; tests/cputime/check.sh judges them.
  */
 #include <kernel/kernel.h>
+#include <kernel/test.h>
 #include <kernel/sched.h>
 #include <kernel/user.h>
 #include <kernel/wait.h>
-#include <asm/cpu.h>
+#include <kernel/arch.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/tick.h>

@@ -6,7 +6,7 @@
  * pending (spread from 0.1 s to 17 min ahead, over the wheel's levels), HZ
  * goes 1000 -> 250 -> 1000 ... CHANGES times through dz_hz_retune(). Two
  * windows, measured on the TSC: the boundary's, from the start of the
- * PIT's interrupt that applies the change (x86_tick_irq_tsc) to the last
+ * PIT's interrupt that applies the change (arch_tick_irq_tsc) to the last
  * retune hook, registered last (the device reprogrammed, the constants
  * published, the wheel handed over, the kernel's hooks run); and the
  * longest batch of timers moved afterwards (dz_hz_retune_migrate() of
@@ -17,11 +17,10 @@
  * retune.c's, to the last) and the batches' count and total.
  */
 #include <kernel/kernel.h>
+#include <kernel/test.h>
 #include <kernel/retune.h>
 #include <kernel/mm.h>
-#include <asm/tick.h>
-#include <asm/tsc.h>
-#include <asm/cpu.h>
+#include <kernel/arch.h>
 #include <dynhz/retune.h>
 #include <dynhz/timer.h>
 #include <dynhz/jiffies.h>
@@ -47,7 +46,7 @@ static void window_end(const struct dz_retune_info *info)
 
 	if (seen < CHANGES) {
 		hooks[seen] = now - retune_hooks_tsc;
-		window[seen++] = now - x86_tick_irq_tsc;
+		window[seen++] = now - arch_tick_irq_tsc;
 	}
 }
 

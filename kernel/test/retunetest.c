@@ -27,13 +27,15 @@
  * every door refuses.
  */
 #include <kernel/kernel.h>
+#include <kernel/test.h>
+#include <kernel/shell.h>
 #include <kernel/retune.h>
 #include <kernel/sched.h>
 #include <kernel/wait.h>
 #include <kernel/proc.h>
 #include <kernel/errno.h>
 #include <kernel/syscall.h>
-#include <asm/tsc.h>
+#include <kernel/arch.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/retune.h>
 #include <dynhz/jiffies.h>

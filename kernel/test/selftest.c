@@ -7,6 +7,7 @@
  * into QEMU's exit status.
  */
 #include <kernel/kernel.h>
+#include <kernel/test.h>
 #include <kernel/clock.h>
 #include <kernel/sched.h>
 #include <kernel/wait.h>
@@ -19,10 +20,7 @@
 #include <dynhz/printk.h>
 #include <dynhz/wide.h>
 #include <stdarg.h>
-#include <asm/tsc.h>
-#include <asm/cpu.h>
-#include <asm/tick.h>
-#include <asm/i8254.h>
+#include <kernel/arch.h>
 
 static int passed, failed;
 
@@ -344,7 +342,7 @@ static void test_waitqueue(void)
 /* Whole tick periods of the device between its start and a TSC value. */
 static u64 periods_at(u64 tsc)
 {
-	u64 ns = tsc_to_ns(tsc - x86_tick_start_tsc);
+	u64 ns = tsc_to_ns(tsc - arch_tick_start_tsc);
 
 	return ns * period().den / (period().num * NSEC_PER_SEC);
 }

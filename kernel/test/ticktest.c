@@ -26,9 +26,9 @@
  * takes the same path here (only system calls switch the CPU accounting).
  */
 #include <kernel/kernel.h>
+#include <kernel/test.h>
 #include <kernel/sched.h>
-#include <asm/cpu.h>
-#include <asm/tsc.h>
+#include <kernel/arch.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/timer.h>

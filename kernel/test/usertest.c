@@ -9,6 +9,7 @@
 #include <kernel/user.h>
 #include <kernel/proc.h>
 #include <kernel/kernel.h>
+#include <kernel/test.h>
 #include <dynhz/printk.h>
 
 /* Faults the check program commits when asked. */

@@ -35,7 +35,6 @@
  */
 #include <kernel/posix-clock.h>
 #include <kernel/realtime.h>
-#include <kernel/timerfd.h>
 #include <kernel/syscall.h>
 #include <kernel/uaccess.h>
 #include <kernel/errno.h>
@@ -250,7 +249,7 @@ static enum hrtimer_restart leap_fn(struct hrtimer *t)
 		ntp.state = TIME_WAIT;
 		ntp.next_leap_sec = NO_LEAP;
 	}
-	timerfd_clock_was_set(); /* a step of the clock, as Linux's clock_was_set_delayed() */
+	clock_was_set(); /* a step of the clock, as Linux's clock_was_set_delayed() */
 	return HRTIMER_NORESTART;
 }
 

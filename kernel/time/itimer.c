@@ -16,6 +16,8 @@
 #include <kernel/uaccess.h>
 #include <kernel/errno.h>
 #include <kernel/cputimer.h>
+#include <kernel/timers.h>
+#include "time-internal.h"
 #include <dynhz/hrtimer.h>
 #include <dynhz/timekeeping.h>
 #include <dynhz/port.h>
@@ -82,6 +84,16 @@ static void cpu_itimer_fn(struct cpu_timer *ct, u64 now)
 	signal_send(ct->proc, i ? SIGPROF : SIGVTALRM);
 	if (t->cpu_interval_ns[i])
 		cpu_timer_start(ct, ct->expires + t->cpu_interval_ns[i]);
+}
+
+void proc_timers_init(void)
+{
+	static const struct signal_timer_hooks hooks = {
+		.taken = ptimer_signals_taken,
+		.alarm_taken = itimer_real_signal_taken,
+	};
+
+	signal_set_timer_hooks(&hooks);
 }
 
 void itimer_proc_init(struct proc *p)

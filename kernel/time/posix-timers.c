@@ -5,7 +5,6 @@
  * kernel/time/posix-clock.c, the sleeps in kernel/time/nanosleep.c.
  */
 #include <kernel/proc.h>
-#include <kernel/vfs.h>
 #include <kernel/posix-clock.h>
 #include <kernel/sched.h>
 #include <kernel/syscall.h>

@@ -8,8 +8,7 @@
  * fraction down but cost up to a second of boot.
  */
 #include <kernel/realtime.h>
-#include <kernel/timerfd.h>
-#include <asm/rtc.h>
+#include <kernel/arch.h>
 #include <dynhz/timekeeping.h>
 #include <dynhz/time64.h>
 #include <kernel/errno.h>
@@ -37,6 +36,19 @@ u64 realtime_boot_seconds(void)
 	return realtime_offset_ns() / NSEC_PER_SEC;
 }
 
+static void (*clock_set_fn)(void);
+
+void clock_was_set_notify(void (*fn)(void))
+{
+	clock_set_fn = fn;
+}
+
+void clock_was_set(void)
+{
+	if (clock_set_fn)
+		clock_set_fn();
+}
+
 /* KTIME_SEC_MAX minus 30 years of uptime, as Linux's TIME_SETTOD_SEC_MAX. */
 #define SETTOD_SEC_MAX (S64_MAX / (s64)NSEC_PER_SEC - 30LL * 365 * 86400)
 
@@ -53,7 +65,7 @@ static long set_checked(s64 sec, s64 nsec)
 	if (!realtime_settime_valid(sec, nsec) || sec * (s64)NSEC_PER_SEC + nsec < mono)
 		return -EINVAL;
 	dz_timekeeping_set_real_ns(sec * (s64)NSEC_PER_SEC + nsec);
-	timerfd_clock_was_set();
+	clock_was_set();
 	ntp_clock_was_set();
 	return 0;
 }

@@ -30,6 +30,8 @@
 #include <kernel/sigframe.h>
 #include <kernel/proc.h>
 #include <kernel/cputimer.h>
+#include <kernel/timers.h>
+#include "time-internal.h"
 #include <kernel/posix-clock.h>
 #include <kernel/itimerspec.h>
 #include <kernel/syscall.h>

@@ -29,7 +29,8 @@ flags=(-std=gnu11 -g -O1 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-pr
 	-fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude -Ikernel/include)
 core=(time/*.c lib/*.c host/host.c)
 if ! $CC "${flags[@]}" tests/vfs/test_vfs.c tests/vfs/shim.c kernel/fs/vfs.c kernel/fs/file.c \
-	kernel/fs/procfs.c kernel/fs/initramfs.c "${core[@]}" -o "$out/test_vfs" >"$out/build.log" 2>&1 ||
+	kernel/fs/procfs.c kernel/fs/initramfs.c kernel/sched/loadavg.c "${core[@]}" \
+	-o "$out/test_vfs" >"$out/build.log" 2>&1 ||
 	! $CC "${flags[@]}" tests/vfs/ref_vfs.c -o "$out/ref_vfs" >>"$out/build.log" 2>&1; then
 	cat "$out/build.log" >&2
 	record fail "vfs: the test programs build"

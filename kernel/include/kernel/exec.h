@@ -18,7 +18,4 @@
 int exec_load(struct proc *p, const char *path, const char *const *argv, const char *const *envp,
 	      struct exec_start *start, bool report);
 
-/* Bytes that differ from boot to boot and call to call (AT_RANDOM, getrandom); not for keys. */
-void exec_random_bytes(u8 *buf, u32 len);
-
 #endif

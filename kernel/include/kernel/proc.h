@@ -133,6 +133,18 @@ void proc_release_mm(struct proc *p);
 #define W_SIGNALED(sig)	 ((sig)&0x7f)
 #define W_COREDUMP	 0x80 /* never set: no core file is ever written */
 
+/*
+ * Sets one of p's TLS descriptors from the struct user_desc at uinfo in
+ * the current process's memory, as set_thread_area does (kernel/sched/tls.c;
+ * the descriptor is loaded when p runs). can_allocate lets entry_number -1
+ * pick a free slot, written back to uinfo; clone's CLONE_SETTLS may not.
+ * f: the frame that returns p to ring 3, whose segment registers naming a
+ * slot just emptied become null (Linux's fixup), or NULL. 0, -EFAULT,
+ * -EINVAL or -ESRCH (no free slot).
+ */
+struct irq_frame;
+long tls_set(struct proc *p, u32 uinfo, bool can_allocate, struct irq_frame *f);
+
 /* The CPU time of p up to now, in ns. */
 void proc_cputime_ns(struct proc *p, u64 *utime, u64 *stime);
 

@@ -48,6 +48,17 @@ long realtime_inject_offset(s64 sec, s64 nsec);
  * Interrupts off.
  */
 void ntp_clock_was_set(void);
+/*
+ * The clock was stepped (clock_settime, settimeofday, stime, adjtimex's
+ * ADJ_SETOFFSET, a leap second): calls who asked with
+ * clock_was_set_notify(): timerfd (kernel/fs/timerfd.c), whose
+ * TFD_TIMER_CANCEL_ON_SET readers wake with ECANCELED, as Linux's
+ * timerfd_clock_was_set(). Files sit above time: they are called back,
+ * not called. Interrupts off.
+ */
+void clock_was_set(void);
+void clock_was_set_notify(void (*fn)(void));
+
 /* When the monotonic clock was 0 (the boot), in Unix seconds: /proc/stat's btime. */
 u64 realtime_boot_seconds(void);
 

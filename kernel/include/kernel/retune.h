@@ -57,10 +57,4 @@ long retune_rebase(long timeout, u32 *gen);
  */
 int hz_set_str(const char *s, u32 len);
 
-/* The selftest of the retune boot mode (kernel/test/retunetest.c). */
-void retunetest_setup(const char *cmdline);
-int retunetest_run(void);
-/* The interrupt-off window of a change with 1, 1000, 100000 timers pending (kernel/test/retunebench.c). */
-int retunebench_run(void);
-
 #endif

@@ -47,10 +47,4 @@ void files_copy(struct files *dst, const struct files *src);
 int vfs_exec_image(const char *cwd, const char *path, const void **data, u32 *size, char *abspath,
 		   size_t abslen);
 
-/*
- * The load averages /proc/loadavg shows (fixed point, 11 bits of
- * fraction), plus offset, shifted left by shift: Linux's call, for sysinfo.
- */
-void get_avenrun(unsigned long *loads, unsigned long offset, int shift);
-
 #endif
