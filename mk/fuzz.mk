@@ -7,8 +7,8 @@
 # fuzz_trace is the hzadvise trace reader alone: it links no core; nor do
 # fuzz_initramfs, the kernel's cpio reader, and fuzz_elf, its ELF reader and
 # stack builder (kernel/proc/elf.c). fuzz_vfs is the kernel's path resolution
-# (kernel/fs/vfs.c, procfs.c, file.c) over tests/vfs's shim, with the core for
-# its time.
+# (kernel/fs/vfs.c, file_table.c, file.c, stat.c, procfs.c, procfs-pid.c)
+# over tests/vfs's shim, with the core for its time.
 
 FUZZ_OUT	:= build/fuzz
 FUZZ_CFLAGS	:= $(DZ_STD) $(DZ_WARN) -g -O1 -fno-omit-frame-pointer \
@@ -46,7 +46,8 @@ $(FUZZ_OUT)/fuzz_elf: tests/fuzz/fuzz_elf.c kernel/proc/elf.c kernel/include/ker
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -Ikernel/include $< kernel/proc/elf.c -o $@
 
-FUZZ_VFS	:= kernel/fs/vfs.c kernel/fs/procfs.c kernel/fs/file.c kernel/fs/initramfs.c \
+FUZZ_VFS	:= kernel/fs/vfs.c kernel/fs/file_table.c kernel/fs/file.c kernel/fs/stat.c \
+		   kernel/fs/procfs.c kernel/fs/procfs-pid.c kernel/fs/initramfs.c \
 		   kernel/sched/loadavg.c tests/vfs/shim.c
 $(FUZZ_OUT)/fuzz_vfs: tests/fuzz/fuzz_vfs.c $(FUZZ_VFS) $(FUZZ_DEPS) kernel/fs/vfs-internal.h \
 		tests/vfs/shim.h kernel/include/kernel/vfs.h

@@ -128,6 +128,8 @@ int vfs_dev_node(const struct vnode *v);
 int vfs_path(const struct vnode *v, char *buf, u32 size);
 bool vnode_is_dir(const struct vnode *v);
 bool vnode_is_link(const struct vnode *v);
+/* A character device node of the root (the console, null, zero). */
+bool vnode_is_chr(const struct vnode *v);
 void vfs_stat(const struct vnode *v, struct kstat *st);
 /*
  * A link's target: *target points at it (valid while the process or the
@@ -185,8 +187,17 @@ void file_put(struct file *f);
 
 /* The open file of the current process's descriptor fd, or NULL. */
 struct file *fd_file(int fd);
+/* The same, if it may be read or written (not an O_PATH one). */
+struct file *fd_io_file(int fd);
 /* Puts f (its reference passes to the table) at the lowest free descriptor >= min; or -EMFILE. */
 int fd_install(struct file *f, int min, bool cloexec);
+/*
+ * The vnode a user path names from dirfd (AT_FDCWD or a directory's
+ * descriptor), resolved with LOOKUP_* flags: 0, or -EFAULT,
+ * -ENAMETOOLONG, -ENOMEM (no path buffer), -EBADF, or the lookup's error.
+ * An empty path is -ENOENT unless allow_empty (AT_EMPTY_PATH: dirfd's own).
+ */
+int user_lookup(int dirfd, u32 upath, unsigned int flags, bool allow_empty, struct vnode *out);
 
 /* --- procfs.c --- */
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * What kernel/fs/vfs.c, file.c and procfs.c need from the rest of the kernel,
+ * What kernel/fs/vfs.c, file.c, stat.c and procfs.c need from the rest of the kernel,
  * on the host: a user address space that is one buffer (user pointers are
  * offsets from USER_BASE; anything outside is -EFAULT, as uaccess would
  * say), a small process table the test fills in, CPU times and memory

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host driver for the kernel's file layer (kernel/fs/vfs.c, file.c, procfs.c
+ * Host driver for the kernel's file layer (kernel/fs/vfs.c, file.c, stat.c, procfs.c
  * with the real initramfs reader), called by check.sh:
  *
  *	test_vfs query ARCHIVE < queries	query.h's answers, through the system calls
