@@ -496,6 +496,7 @@ static void start_frame(struct irq_frame *f, const struct exec_start *start)
 }
 
 /* execve(path, argv, envp): by hand rather than with SYSCALL_DEFINE3, it rewrites the caller's frame. */
+SYSCALL_PROTO(execve);
 long sys_execve(const struct syscall_args *args)
 {
 	struct proc *p = proc_current();

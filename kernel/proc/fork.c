@@ -294,6 +294,7 @@ SYSCALL_DEFINE0(vfork)
  * before the child's tid (CLONE_BACKWARDS). By hand rather than with
  * SYSCALL_DEFINE5: it needs the caller's frame.
  */
+SYSCALL_PROTO(clone);
 long sys_clone(const struct syscall_args *args)
 {
 	return do_fork(args->a[0], args->a[1], args->a[2], args->a[3], args->a[4], args->frame);

@@ -84,6 +84,11 @@ static u16 rd16(u32 u, u32 off)
 	return v;
 }
 
+/* The file calls, as the kernel's gate declares them (kernel/fs/syscalls.h). */
+#define SYSCALL(nr, name) SYSCALL_PROTO(name);
+#include "../../kernel/fs/syscalls.h"
+#undef SYSCALL
+
 static long sc(syscall_fn_t fn, u32 a, u32 b, u32 c, u32 d, u32 e)
 {
 	struct syscall_args args = { { a, b, c, d, e, 0 }, NULL };
