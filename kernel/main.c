@@ -48,7 +48,7 @@
 #include <kernel/proc.h>
 #include <kernel/mm.h>
 #include <kernel/vfs.h>
-#include <kernel/kimage.h>
+#include "kimage.h"
 #include <kernel/retune.h>
 #include <kernel/shell.h>
 #include <kernel/test.h>

@@ -22,7 +22,7 @@
 #include <kernel/uaccess.h>
 #include <kernel/wait.h>
 #include <kernel/errno.h>
-#include <kernel/poll.h>
+#include "poll.h"
 #include <kernel/posix-clock.h>
 #include <dynhz/jiffies.h>
 

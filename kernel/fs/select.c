@@ -17,7 +17,7 @@
  * ends the wait with EINTR.
  */
 #include "vfs-internal.h"
-#include <kernel/poll.h>
+#include "poll.h"
 #include <kernel/posix-clock.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>

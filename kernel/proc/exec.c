@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * exec: a static i386 ELF program from the root file system into a fresh
- * address space (kernel/exec.h), for the kernel's first programs and for
+ * address space (exec.h), for the kernel's first programs and for
  * execve. kernel/proc/elf.c says what goes where; this file makes the areas,
  * each backed by its part of the file (a page is read from the image when
  * first touched, so a program pays only for the pages it uses), and
@@ -13,7 +13,7 @@
  * execve's copy of its arguments are big, and live in static buffers
  * rather than on a 16 KiB kernel stack.
  */
-#include <kernel/exec.h>
+#include "exec.h"
 #include <kernel/elf.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>

@@ -7,7 +7,7 @@
  */
 #include <kernel/proc.h>
 #include <kernel/sched.h>
-#include <kernel/exec.h>
+#include "exec.h"
 #include <kernel/console.h>
 #include <kernel/kernel.h>
 #include <kernel/errno.h>
