@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernel start: the console, descriptor tables and interrupt controller,
- * memory and paging, the initramfs, then time (clocksource, clock-event
- * device, HZ from the command line), then the scheduler. The boot thread
- * becomes the idle thread; the init thread runs the self-tests (selftest),
- * or the first program (init=), or the demonstration and the shell.
+ * Kernel start (start_kernel(), which the arch's entry calls): the boot
+ * CPU's bring-up (arch_setup(): the console, descriptor tables, interrupt
+ * controller, the loader's facts), memory and paging, the initramfs, then
+ * time (clocksource, clock-event device, HZ from the command line), then
+ * the scheduler. The boot thread becomes the idle thread; the init thread
+ * runs the self-tests (selftest), or the first program (init=), or the
+ * demonstration and the shell.
  *
  * Parameters of the kernel itself (those of time are in the README):
  *	selftest		run the in-kernel tests and exit

@@ -8,7 +8,7 @@
  * an exact, repeatable instruction count. The CPU's own interrupt delivery
  * is no instruction and costs nothing there; what we count is the software
  * path: entry stub, dispatch, the PIT's handler, the core's tick, the
- * scheduler's tick hook, the exit hook, iret.
+ * scheduler's tick hook, the interrupt's exit (sched_irq_exit()), iret.
  *
  *  1. Calibration, interrupts off: guest cycles per instruction (a dec/jnz
  *     loop of known length), and the cycles of one turn of the gap loop.

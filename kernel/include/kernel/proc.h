@@ -148,7 +148,7 @@ long tls_set(struct proc *p, u32 uinfo, bool can_allocate, struct irq_frame *f);
 /* The CPU time of p up to now, in ns. */
 void proc_cputime_ns(struct proc *p, u64 *utime, u64 *stime);
 
-/* Boot: the gate, the fault hook, the process table. After clock_init(). */
+/* Boot, before the first process: fork's page sharing. After clock_init(). */
 void proc_init(void);
 
 #endif
