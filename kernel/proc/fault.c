@@ -102,13 +102,11 @@ bool user_fault(struct irq_frame *f, const char *name)
 	proc_exit(W_SIGNALED(sig));
 }
 
+/* A kernel thread has no signals: signal_return_to_user() looks at the current process. */
 void user_return(struct irq_frame *f)
 {
-	int sig;
+	int sig = signal_return_to_user(f);
 
-	if (!proc_current())
-		return;
-	sig = signal_return_to_user(f);
-	if (sig)
+	if (unlikely(sig))
 		proc_exit(W_SIGNALED(sig));
 }
