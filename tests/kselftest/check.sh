@@ -77,7 +77,7 @@
 #   KSELFTEST=1                 always (its failures are recorded), or
 #   KSELFTEST unset or empty    and the time work is detected: every system
 #                               call the six need is in the kernel's table
-#                               (kernel/include/kernel/syscalls.h: 259
+#                               (kernel/*/syscalls.h: 259
 #                               timer_create, 260 or 409 timer_settime, 263
 #                               timer_delete, 308 pselect6, 343 or 405
 #                               clock_adjtime);
@@ -103,7 +103,7 @@ missing=()
 for want in $probe_calls; do
 	found=0
 	for nr in ${want//|/ }; do
-		grep -q "^SYSCALL($nr," kernel/include/kernel/syscalls.h && found=1
+		grep -q "^SYSCALL($nr," kernel/syscalls.h kernel/*/syscalls.h && found=1
 	done
 	[ $found = 1 ] || missing+=("$want")
 done
@@ -116,7 +116,7 @@ case "${KSELFTEST:-}" in
 "")
 	if [ ${#missing[@]} -gt 0 ]; then
 		echo "kselftest: skipped: the kernel's time system calls have not landed" \
-			"(no ${missing[*]} in kernel/include/kernel/syscalls.h); KSELFTEST=1 runs it anyway"
+			"(no ${missing[*]} in kernel/*/syscalls.h); KSELFTEST=1 runs it anyway"
 		exit 0
 	fi
 	;;
