@@ -511,8 +511,9 @@ s64 dz_clock_getres_ns(int clock_id)
 
 	if (dz_clock_getres(clock_id, &p))
 		return -DZ_EINVAL;
+	/* Before boot there is no tick yet. */
 	if (!p.den)
-		return 0; /* before boot: no tick yet */
+		return 0;
 	ns = dz_tick_ns(p, false); /* nearest, halves up */
 	return ns ? (s64)ns : 1;
 }
