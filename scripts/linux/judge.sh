@@ -24,7 +24,9 @@
 # seconds) between the markers "<!-- judge.sh: begin -->" and
 # "<!-- judge.sh: end -->" of docs/LINUX.md, a section it owns.
 #
-# LINUX_JUDGE_CHECKS replaces the checks (check=...: hzcheck,kselftest:all).
+# LINUX_JUDGE_CHECKS replaces the checks (check=...: hzcheck,kselftest:all),
+# LINUX_JUDGE_HZ the patched kernel's HZ list (it must hold 250 and 1000
+# for the side-by-side table).
 # Builds as make linux does (ccache); boots two at a time, logs in
 # build/linux-long/judge-ARCH/. Hours of wall time: the long selftests
 # keep a CPU busy for minutes of guest time each.
@@ -46,7 +48,7 @@ stock_new=build/linux-long/stock-passes.txt
 : >"$stock_new.body"
 tables=build/linux-long/judge-tables.md
 : >"$tables"
-matrix_hz="24 97 250 333 1000 4321 $rhz"
+matrix_hz=${LINUX_JUDGE_HZ:-24 97 250 333 1000 4321 $rhz}
 
 # kernel ARCH KIND [HZ]: builds, prints the image; nothing when it failed.
 kernel() {
