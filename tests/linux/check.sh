@@ -109,7 +109,8 @@ add() { # NAME LABEL ARCH CMDLINE MODE TIMEOUT EXPECT...
 	label[$name]="linux $arch $2"
 	shift 6
 	specs+=("$name|$arch|${kernel[$arch]}|${initrd[$arch]}|$cmdline|$mode|$limit")
-	expect[$name]="$*"
+	# One expectation a tab-separated field: a bad value's line has spaces.
+	expect[$name]=$(IFS=$'\t'; echo "$*")
 }
 ks=kselftest:check
 if [ "$level" = long ]; then
@@ -173,8 +174,8 @@ for spec in "${specs[@]}"; do
 		lc_judge "${label[$name]}" "$out/$name" "$arch" hz=250
 		judge_demo "${label[$name]}" "$out/$name"
 	else
-		# shellcheck disable=SC2086 # the expectations are words
-		lc_judge "${label[$name]}" "$out/$name" "$arch" ${expect[$name]}
+		IFS=$'\t' read -ra ex <<<"${expect[$name]}"
+		lc_judge "${label[$name]}" "$out/$name" "$arch" "${ex[@]}"
 	fi
 done
 

@@ -91,6 +91,21 @@ mkdir -p /tmp
 # The loopback interface, down after boot: hzcheck's UDP and TCP checks.
 $bb ip link set lo up 2>/dev/null || $bb ifconfig lo 127.0.0.1 up 2>/dev/null
 
+# The clocksource the checks are to see: on x86_64 Linux starts on
+# tsc-early and switches to tsc after the refined calibration, a few
+# seconds after boot (3.9 s under -icount), which would land in the middle
+# of the checks (the coarse clock's step at the switch is no whole tick).
+# Wait for it, 10 s of guest time at most, in a guest only.
+cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+if [ -z "$root" ] && [ "$(cat $cs 2>/dev/null)" = tsc-early ]; then
+	i=0
+	while [ "$(cat $cs 2>/dev/null)" = tsc-early ] && [ $i -lt 100 ]; do
+		$bb sleep 0.1
+		i=$((i + 1))
+	done
+	say "clocksource $(cat $cs 2>/dev/null) after $i waits of 0.1 s"
+fi
+
 # The table: name, time limit in guest seconds, arguments. Limits are
 # about three times what the program takes under QEMU (idle time costs no
 # wall time under -icount sleep=off, and is real time without it).
