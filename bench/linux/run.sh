@@ -128,4 +128,10 @@ read -r kt kd kb <<<"$(size "${p%/arch/*}/kernel/time/hz_kunit.o" | awk 'NR == 2
 } >"$md"
 cat "$md"
 echo
+# The target (issue 29, item 7): patched / stock <= 1.01 on every row.
+awk -F'|' '$5 ~ /^ *[0-9.]+ *$/ && $8 ~ /^ *[0-9.]+ *$/ {
+		if ($5 + 0 > 1.01 || $8 + 0 > 1.01) { bad = bad "\n  " $2 ":" $5 "," $8 }
+		n++ }
+	END { if (bad != "") printf "bench/linux: ratio above 1.01 on:%s\n", bad
+	      else printf "bench/linux: every ratio of %d rows <= 1.01\n", n }' "$md"
 echo "bench/linux: $md; boots' wall time: $(for s in "${specs[@]}"; do b=${s%%|*}; printf '%s %s s, ' "$b" "$(cat "$out/$b.log.time")"; done | sed 's/, $//')"

@@ -19,12 +19,16 @@
 # is the timeout in seconds of wall time (300).
 #
 # The mode of a boot (lx_mode; LINUX_MODE for boot.sh run alone):
-#   icount  -smp 1 -icount shift=auto,sleep=off: the tests' mode. Guest
-#           time from the instruction count; idle time costs no wall time
-#           (sleep=off jumps to the next timer), so Linux's timer
-#           selftests, which mostly sleep, take a fraction of their guest
-#           time, and a loaded host slows the guest down without making its
-#           clocks disagree (its CPU time, its timeouts). One CPU because
+#   icount  -smp 1 -icount shift=1,sleep=off: the tests' mode. Guest
+#           time from the instruction count, 2 ns an instruction; idle time
+#           costs no wall time (sleep=off jumps to the next timer), so
+#           Linux's timer selftests, which mostly sleep, take a fraction of
+#           their guest time. A fixed shift, not auto: auto makes an
+#           instruction take longer on a loaded host, so that at hz=7315 a
+#           tick's interrupt took 425 us of a 137 us period, ticks ran
+#           together and tick-sampled CPU time (/proc/stat, si_utime)
+#           counted a tenth of what ran; with a fixed shift the guest sees
+#           the same machine however loaded the host is. One CPU because
 #           x86_64 Linux 6.1 with -smp 2 under every -icount tried
 #           (shift=auto,sleep=off; shift=2,sleep=off; shift=auto) hangs at
 #           "smp: Bringing up secondary CPUs ...": QEMU runs the vCPUs
@@ -43,7 +47,7 @@
 # lx_mode MODE: the QEMU arguments of a mode (above), one a line.
 lx_mode() {
 	case $1 in
-	icount) printf '%s\n' -smp 1 -icount shift=auto,sleep=off ;;
+	icount) printf '%s\n' -smp 1 -icount shift=1,sleep=off ;;
 	tcg) printf '%s\n' -smp 2 ;;
 	bench) printf '%s\n' -smp 1 -icount shift=0,sleep=off ;;
 	*) echo "boot: unknown mode '$1' (icount, tcg or bench)" >&2; return 1 ;;

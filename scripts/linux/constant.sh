@@ -13,7 +13,7 @@
 #      comes with the series): the comparison is shown with and without
 #      its .text.
 #   2. The conversions are exact. The KUnit suite hz (kernel/time/hz_kunit.c,
-#      patch 23) checks every jiffies conversion against its definition
+#      patch 26) checks every jiffies conversion against its definition
 #      in 128-bit integers; built with a constant HZ it runs on stock's
 #      conversions (the code of 1.). The constant builds at N = 100, 250
 #      and 1000 are booted (-icount, one CPU) with only that suite: it
