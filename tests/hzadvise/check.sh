@@ -23,7 +23,7 @@ bin=$out/hzadvise
 build() {
 	make --no-print-directory SAN=1 lib >"$out/build.log" 2>&1 &&
 		$CC -std=gnu11 -Wall -Wextra -Werror -O1 -g $SAN -Iinclude tools/hzadvise/*.c \
-			"$(make --no-print-directory SAN=1 print-builddir)/libdynhz.a" -o "$bin" \
+			"$(make --no-print-directory SAN=1 print-builddir)/libdynhz.a" -lm -o "$bin" \
 			>>"$out/build.log" 2>&1 &&
 		$CC -std=gnu11 -Wall -Wextra -Werror -O2 tests/hzadvise/synth.c -o "$out/synth" \
 			>>"$out/build.log" 2>&1 &&
