@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kernel's own image (kernel/kimage.h): its text and read-only data
+ * The kernel's own image (kimage.h): its text and read-only data
  * are summed at boot and again when init ends. The kernel maps itself
  * writable, so a system call that wrote through a pointer it failed to
  * check, into its own code or constants, would otherwise go unseen until
  * that code ran. One pass of a multiplicative hash over 32-bit words:
  * well under a millisecond for the whole image.
  */
-#include <kernel/kimage.h>
+#include "kimage.h"
 #include <dynhz/printk.h>
 
 extern const char __kernel_start[], __rodata_end[];

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernel start: the console, descriptor tables and interrupt controller,
- * memory and paging, the initramfs, then time (clocksource, clock-event
- * device, HZ from the command line), then the scheduler. The boot thread
- * becomes the idle thread; the init thread runs the self-tests (selftest),
- * or the first program (init=), or the demonstration and the shell.
+ * Kernel start (start_kernel(), which the arch's entry calls): the boot
+ * CPU's bring-up (arch_setup(): the console, descriptor tables, interrupt
+ * controller, the loader's facts), memory and paging, the initramfs, then
+ * time (clocksource, clock-event device, HZ from the command line), then
+ * the scheduler. The boot thread becomes the idle thread; the init thread
+ * runs the self-tests (selftest), or the first program (init=), or the
+ * demonstration and the shell.
  *
  * Parameters of the kernel itself (those of time are in the README):
  *	selftest		run the in-kernel tests and exit
@@ -37,15 +39,10 @@
  * init= runs only when none is given. One line says what the winner
  * overrides.
  */
-#include <asm/irq.h>
-#include <asm/pic.h>
-#include <asm/serial.h>
-#include <asm/exit.h>
-#include <asm/cpu.h>
-#include <asm/tsc.h>
-#include <asm/multiboot.h>
+#include <kernel/arch.h>
 #include <kernel/kernel.h>
 #include <kernel/clock.h>
+#include <kernel/console.h>
 #include <kernel/realtime.h>
 #include <kernel/sched.h>
 #include <kernel/string.h>
@@ -53,32 +50,18 @@
 #include <kernel/proc.h>
 #include <kernel/mm.h>
 #include <kernel/vfs.h>
-#include <kernel/kimage.h>
+#include "kimage.h"
 #include <kernel/retune.h>
-#include <asm/paging.h>
+#include <kernel/shell.h>
+#include <kernel/test.h>
+#include <kernel/timers.h>
 #include <dynhz/bootparam.h>
 #include <dynhz/printk.h>
 
-_Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi);
-
-const char *boot_cmdline = "";
-/* The loader's copy may lie in memory the kernel hands out: this one stays. */
-static char cmdline_copy[4096];
+/* boot_params.cmdline, once arch_setup() has read it. */
+static const char *boot_cmdline = "";
 static const void *initrd;
 static u32 initrd_size;
-
-bool cmdline_has(const char *name)
-{
-	const char *const names[] = { name, NULL };
-	struct dz_param p;
-
-	return dz_cmdline_find(boot_cmdline, names, &p);
-}
-
-u64 tsc_now_ns(void)
-{
-	return tsc_to_ns(rdtsc());
-}
 
 static const char *build_name(void)
 {
@@ -258,7 +241,7 @@ static const char *init_arg(char *buf, size_t size, size_t *used, const struct d
 static const char *init_argv(const char **argv, char *path, size_t pathlen)
 {
 	static const char *const names[] = { "init", NULL };
-	static char args[sizeof(cmdline_copy)];
+	static char args[BOOT_CMDLINE_MAX];
 	struct dz_param p;
 	size_t pos = 0, used = 0;
 	unsigned int n = 1;
@@ -325,7 +308,7 @@ static void run_init(void)
 		status = -1;
 	if (cmdline_has("selftest_after_init") && selftest_run())
 		status = -1;
-	machine_exit(status ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+	machine_exit(!status);
 }
 
 static void init_thread(void *arg)
@@ -333,19 +316,19 @@ static void init_thread(void *arg)
 	(void)arg;
 	crash_on_request();
 	if (cmdline_has("selftest"))
-		machine_exit(selftest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+		machine_exit(!selftest_run());
 	if (cmdline_has("usertest"))
-		machine_exit(usertest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+		machine_exit(!usertest_run());
 	if (cmdline_has("cputest"))
-		machine_exit(cputest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+		machine_exit(!cputest_run());
 	if (cmdline_has("ticktest"))
-		machine_exit(ticktest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+		machine_exit(!ticktest_run());
 	if (cmdline_has("idletest"))
-		machine_exit(idletest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+		machine_exit(!idletest_run());
 	if (cmdline_has("retunetest"))
-		machine_exit(retunetest_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+		machine_exit(!retunetest_run());
 	if (cmdline_has("retunebench"))
-		machine_exit(retunebench_run() ? QEMU_EXIT_FAILURE : QEMU_EXIT_SUCCESS);
+		machine_exit(!retunebench_run());
 	run_init();
 	demo_run();
 	if (!cmdline_has("noshell"))
@@ -354,38 +337,27 @@ static void init_thread(void *arg)
 	machine_poweroff();
 }
 
-extern const char __kernel_start[], __kernel_end[];
-
-/* The loader's facts, read before any page is handed out: they may lie in free memory. */
-static void take_loader_info(u32 magic, const struct multiboot_info *mbi)
+/*
+ * The pages: the RAM the loader reported, but the kernel's image and the
+ * initramfs, which stays where the loader put it.
+ */
+static void memory_init(void)
 {
-	const struct multiboot_module *mod;
+	const struct boot_params *bp = &boot_params;
 
-	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
-		mbi = NULL;
-	if (mbi && (mbi->flags & MULTIBOOT_INFO_CMDLINE)) {
-		const char *c = (const char *)(uintptr_t)mbi->cmdline;
-		size_t n = strlen(c);
-
-		if (n >= sizeof(cmdline_copy))
-			n = sizeof(cmdline_copy) - 1;
-		memcpy(cmdline_copy, c, n);
-		boot_cmdline = cmdline_copy;
-	}
-	page_alloc_init(mbi, (u32)(uintptr_t)__kernel_start, (u32)(uintptr_t)__kernel_end);
-	if (!mbi || !(mbi->flags & MULTIBOOT_INFO_MODS) || !mbi->mods_count)
+	page_alloc_init(bp->image_start, bp->image_end);
+	if (!bp->have_initrd)
 		return;
-	mod = (const struct multiboot_module *)(uintptr_t)mbi->mods_addr;
 	/* Reserved where the loader put it: nothing is given those pages. */
-	if (mod->mod_end <= mod->mod_start || mod->mod_end > KERNEL_MAP_TOP) {
+	if (bp->initrd_end <= bp->initrd_start || bp->initrd_end > KERNEL_MAP_TOP) {
 		dz_printk("initramfs: module at 0x%x-0x%x is outside the kernel's memory, "
 			  "ignored\n",
-			  (unsigned int)mod->mod_start, (unsigned int)mod->mod_end);
+			  (unsigned int)bp->initrd_start, (unsigned int)bp->initrd_end);
 		return;
 	}
-	page_reserve(mod->mod_start, mod->mod_end);
-	initrd = (const void *)(uintptr_t)mod->mod_start;
-	initrd_size = mod->mod_end - mod->mod_start;
+	page_reserve(bp->initrd_start, bp->initrd_end);
+	initrd = (const void *)(uintptr_t)bp->initrd_start;
+	initrd_size = bp->initrd_end - bp->initrd_start;
 }
 
 static void print_memory(void)
@@ -399,15 +371,13 @@ static void print_memory(void)
 		  (unsigned int)(uintptr_t)initrd);
 }
 
-_Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
+_Noreturn void start_kernel(void)
 {
 	entry_tsc = rdtsc(); /* what the firmware and the loader took */
 	kimage_sum_at_boot();
-	serial_init();
-	gdt_init();
-	idt_init();
-	pic_init();
-	take_loader_info(magic, mbi);
+	arch_setup();
+	boot_cmdline = boot_params.cmdline;
+	memory_init();
 	paging_init();
 	dz_printk("\ndynhz reference kernel, i386 (%s)\n", build_name());
 	print_cmdline();
@@ -418,10 +388,11 @@ _Noreturn void kernel_main(u32 magic, const struct multiboot_info *mbi)
 	print_memory();
 	vfs_init(initrd, initrd_size);
 	sched_init(boot_cmdline);
-	serial_setup_poll(boot_cmdline);
+	console_setup_poll(boot_cmdline);
 	params_check();
 	user_init();
 	proc_init();
+	proc_timers_init();
 	if (!kthread_run(init_thread, NULL, "init"))
 		dz_panic("cannot start the init thread");
 	cpu_idle();

@@ -13,7 +13,7 @@
 #include <kernel/syscall.h>
 #include <kernel/uaccess.h>
 #include <kernel/errno.h>
-#include <asm/exit.h>
+#include <kernel/arch.h>
 #include <dynhz/printk.h>
 
 #define LINUX_REBOOT_MAGIC1  0xfee1deadU

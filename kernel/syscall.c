@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The system-call gate (kernel/syscall.h): from `int $0x80` to the handler
- * the table names, with Linux's registers and numbers. Calls run in the
+ * The system-call gate (kernel/syscall.h): from `int $0x80` (the arch's
+ * syscall_handle() callback) to the handler the table names, with Linux's
+ * registers and numbers. The table is made of every room's, each beside
+ * the calls it dispatches (kernel/<room>/syscalls.h). Calls run in the
  * calling thread with interrupts on, so they may sleep; the time spent is
  * the process's system time.
  */
@@ -10,14 +12,29 @@
 #include <kernel/user.h>
 #include <kernel/errno.h>
 #include <kernel/retune.h>
-#include <asm/irq.h>
+#include <kernel/arch.h>
 #include <dynhz/port.h>
 
 #define NR_SYSCALLS 450
 
+/* Every handler a table names (weak: one not built answers -ENOSYS). */
+#define SYSCALL(nr, name) SYSCALL_PROTO(name) __attribute__((weak));
+#include "syscalls.h"
+#include "mm/syscalls.h"
+#include "sched/syscalls.h"
+#include "time/syscalls.h"
+#include "fs/syscalls.h"
+#include "proc/syscalls.h"
+#undef SYSCALL
+
 #define SYSCALL(nr, name) [nr] = sys_##name,
 static const syscall_fn_t table[NR_SYSCALLS] = {
-#include <kernel/syscalls.h>
+#include "syscalls.h"
+#include "mm/syscalls.h"
+#include "sched/syscalls.h"
+#include "time/syscalls.h"
+#include "fs/syscalls.h"
+#include "proc/syscalls.h"
 };
 #undef SYSCALL
 

@@ -35,7 +35,7 @@ kld-no-pie = $(shell echo 'void _start(void) {}' | $(KCC) -Werror -m32 -nostdlib
 KLDFLAGS := -m32 -nostdlib -static $(kld-no-pie) -Wl,--build-id=none -Wl,-z,noexecstack \
 	    -Wl,-T,arch/x86/kernel.ld
 
-K_CSRC	:= $(wildcard time/*.c lib/*.c arch/x86/*.c kernel/*.c)
+K_CSRC	:= $(wildcard time/*.c lib/*.c arch/x86/*.c kernel/*.c kernel/*/*.c)
 K_SSRC	:= $(wildcard arch/x86/*.S)
 K_OBJ	:= $(K_SSRC:%.S=$(KB)/%.o) $(K_CSRC:%.c=$(KB)/%.o)
 K_GEN	:= $(if $(CONFIG_HZ),$(KB)/gen/dynhz/timeconst.h)

@@ -2,7 +2,7 @@
 # The device nodes of the initramfs as cpio newc entries, on stdout, with
 # no trailer: the archive of mk/initramfs.mk follows them. Made here so
 # that building the initramfs needs no mknod (no root): newc is text
-# headers. Linux's numbers; the kernel's drivers are in kernel/vfs.c.
+# headers. Linux's numbers; the kernel's drivers are in kernel/fs/vfs.c.
 #   dev/console c 5 1   dev/tty c 5 0   dev/null c 1 3   dev/zero c 1 5
 set -e
 ino=$((0x7f000))

@@ -98,11 +98,6 @@ static struct u192 u192_pow2(unsigned int n)
 	return u192_shl(u192_of(1), n);
 }
 
-static _Bool u192_bit(const struct u192 *a, unsigned int n)
-{
-	return (a->w[n / 64] >> (n % 64)) & 1;
-}
-
 static _Bool u192_fits64(struct u192 a)
 {
 	return !a.w[1] && !a.w[2];
@@ -137,41 +132,63 @@ static struct u192 u192_div_small(struct u192 a, u64_t d, u64_t *rem)
 	return q;
 }
 
+/*
+ * (hi * 2^64 + lo) / d for hi < d, d >= 2^32: the quotient fits 64 bits;
+ * the remainder goes to *rem. Knuth's algorithm D on 32-bit digits, as
+ * Hacker's Delight writes it (divlu): d normalised so its top bit is set,
+ * then two quotient digits, each estimated from the top digits by a
+ * 64-by-32-bit division and corrected at most twice. Only 64-bit
+ * arithmetic: a compiler's 128-bit division calls its runtime
+ * (__udivmodti4), which a kernel embedding this file does not link.
+ */
+static u64_t div128_64(u64_t hi, u64_t lo, u64_t d, u64_t *rem)
+{
+	const u64_t b = 1ULL << 32;
+	unsigned int s = (unsigned int)__builtin_clzll(d); /* d >= 2^32: s < 32 */
+	u64_t dn1, dn0, un32, un10, un1, un0, un21, q1, q0, rhat;
+
+	d <<= s;
+	dn1 = d >> 32;
+	dn0 = d & 0xffffffffULL;
+	un32 = (hi << s) | (s ? lo >> (64 - s) : 0);
+	un10 = lo << s;
+	un1 = un10 >> 32;
+	un0 = un10 & 0xffffffffULL;
+
+	q1 = un32 / dn1;
+	rhat = un32 - q1 * dn1;
+	while (q1 >= b || q1 * dn0 > b * rhat + un1) {
+		q1--;
+		rhat += dn1;
+		if (rhat >= b)
+			break;
+	}
+	/* The partial remainder fits 64 bits; the products wrap and cancel. */
+	un21 = un32 * b + un1 - q1 * d;
+
+	q0 = un21 / dn1;
+	rhat = un21 - q0 * dn1;
+	while (q0 >= b || q0 * dn0 > b * rhat + un0) {
+		q0--;
+		rhat += dn1;
+		if (rhat >= b)
+			break;
+	}
+	*rem = (un21 * b + un0 - q0 * d) >> s;
+	return q1 * b + q0;
+}
+
 /* Quotient of a / d (d != 0); the remainder goes to *rem. */
 static struct u192 u192_div(struct u192 a, u64_t d, u64_t *rem)
 {
 	struct u192 q = { { 0, 0, 0 } };
 	u64_t r = 0;
-	int top = 191;
 
 	if (d <= 0xffffffffULL)
 		return u192_div_small(a, d, rem);
-#ifdef DZ_HAVE_INT128
 	/* Three 128-by-64-bit steps (the remainder stays below d, so each quotient fits). */
-	for (int i = 2; i >= 0; i--) {
-		dz_u128_native cur = ((dz_u128_native)r << 64) | a.w[i];
-
-		q.w[i] = (u64_t)(cur / d);
-		r = (u64_t)(cur % d);
-	}
-	if (rem)
-		*rem = r;
-	return q;
-#endif
-	while (top >= 0 && !u192_bit(&a, (unsigned int)top))
-		top--;
-	for (int i = top; i >= 0; i--) {
-		/* r < d <= 2^64 - 1, so 2r + 1 overflows only when r >= 2^63,
-		 * and then it certainly exceeds d: subtracting modulo 2^64 is
-		 * still right. */
-		_Bool big = r >> 63;
-
-		r = (r << 1) | u192_bit(&a, (unsigned int)i);
-		if (big || r >= d) {
-			r -= d;
-			q.w[i / 64] |= 1ULL << (i % 64);
-		}
-	}
+	for (int i = 2; i >= 0; i--)
+		q.w[i] = div128_64(r, a.w[i], d, &r);
 	if (rem)
 		*rem = r;
 	return q;

@@ -20,6 +20,7 @@
 #include <dynhz/timekeeping.h>
 #include "clockevent-internal.h"
 #include "hrtimer-internal.h"
+#include "ntp-internal.h"
 #include "tick-internal.h"
 #include "timer-internal.h"
 #include "timekeeping-internal.h"
@@ -215,6 +216,7 @@ static int time_init(const char *cmdline, struct clock_event_device *dev, bool r
 	dz_timekeeping_init(period, start);
 	dz_timers_init();
 	dz_hrtimers_init();
+	dz_ntp_init();
 	why = dz_tick_sched_init(dev, period, nohz);
 	tick_dev = dev;
 	dev->event_handler = dz_tick_handle_periodic;
@@ -272,20 +274,22 @@ u64 dz_tick_count(void)
 /*
  * Ticks that surely come before the first hrtimer is due: the n-th coming
  * tick is at most n periods from now, so n * the period rounded up to ns
- * must stay below the time to go.
+ * must stay below the time to go, in raw ns (the ticks' time; NTP steers
+ * only the ns of the timer's clock).
  */
 static u64 hrtimer_idle_ticks(void)
 {
 	s64 key = dz_hrtimer_next_key();
 	struct dz_tick_period p = dz_hz_period();
-	u64 now = ktime_get_ns(), tick_ns;
+	u64 now = ktime_get_raw_ns(), at, tick_ns;
 
 	if (key == KTIME_MAX)
 		return U64_MAX;
-	if (key <= (s64)now + 1)
+	at = key > 0 ? dz_timekeeping_mono_to_raw((u64)key) : 0;
+	if (at <= now + 1)
 		return 0;
 	tick_ns = dz_tick_ns(p, true);
-	return ((u64)key - now - 1) / tick_ns;
+	return (at - now - 1) / tick_ns;
 }
 
 u64 dz_tick_idle_max(void)

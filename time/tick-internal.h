@@ -79,7 +79,10 @@ u64 dz_tick_grid_catch_up(u64 now, bool idle);
  */
 u64 dz_tick_nohz_next_delta(void);
 
-/* tick-sched.c: the first clocksource cycle at which ktime_get_ns() >= ns. */
+/*
+ * tick-sched.c: the first clocksource cycle at which ktime_get_ns() >= ns,
+ * at the current rate (0 if passed).
+ */
 u64 dz_tick_ns_to_cycles(s64 ns);
 
 /* tick-sched.c: one interrupt of the device at cycle c (at once if passed). */
@@ -125,6 +128,13 @@ bool dz_tick_hres_skippable(void);
  * does it when it ends).
  */
 void dz_tick_hres_retarget(void);
+
+/*
+ * tick-oneshot.c: monotonic time changed its rate (NTP): the device is
+ * programmed afresh for the first hrtimer (outside the device's interrupt,
+ * which does it when it ends).
+ */
+void dz_tick_hres_rate_changed(void);
 
 /*
  * tick-oneshot.c: an hrtimer queued with a key (monotonic ns) before this

@@ -40,8 +40,9 @@ static struct {
 /* The monotonic time at cycle c, rounded down (what ktime_get_ns() reads then). */
 static s64 cycles_to_ns(u64 c)
 {
-	return ns_to_ktime(dz_timekeeping_base_ns() +
-			   dz_clocksource_cyc2ns(dz_timekeeping_clocksource(), c));
+	u64 raw = dz_timekeeping_base_ns() + dz_clocksource_cyc2ns(dz_timekeeping_clocksource(), c);
+
+	return ns_to_ktime(dz_timekeeping_raw_to_mono(raw));
 }
 
 /*
@@ -83,6 +84,21 @@ void dz_tick_hres_retarget(void)
 {
 	if (dz_tick_mode == TICK_HRES && !hs.in_handler)
 		program_next();
+}
+
+/*
+ * NTP changed the rate: the cycle of the first hrtimer and the bound for
+ * the next start were worked out at the old one. A slower clock would
+ * find the timer not due (it waits, never runs early), a faster one would
+ * run it late: the device is programmed afresh. The tick's own cycle is
+ * on the raw grid and stays.
+ */
+void dz_tick_hres_rate_changed(void)
+{
+	if (dz_tick_mode != TICK_HRES || hs.in_handler)
+		return;
+	hs.programmed = NOT_PROGRAMMED;
+	program_next();
 }
 
 void dz_tick_hres_earlier(s64 key)

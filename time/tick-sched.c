@@ -175,13 +175,17 @@ u64 dz_tick_grid_cycles(u64 j)
 	return ts.anchor_cyc + dz_conv(&ts.tick2cyc, j - ts.anchor_j);
 }
 
+/* The first raw ns at which the steered clock reaches ns, then its first cycle. */
 u64 dz_tick_ns_to_cycles(s64 ns)
 {
-	u64 base = dz_timekeeping_base_ns();
+	u64 base = dz_timekeeping_base_ns(), raw;
 
-	if (ns <= 0 || (u64)ns <= base)
+	if (ns <= 0)
 		return 0;
-	return dz_conv(&ts.ns2cyc, (u64)ns - base);
+	raw = dz_timekeeping_mono_to_raw((u64)ns);
+	if (raw <= base)
+		return 0;
+	return dz_conv(&ts.ns2cyc, raw - base);
 }
 
 /* The jiffy the grid says it is at cycle now: jiffies_64 must reach it. */

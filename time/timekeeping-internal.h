@@ -68,10 +68,32 @@ u64 dz_timekeeping_max_skip(void);
 u64 dz_timekeeping_cycles(void);
 
 /*
- * Monotonic time when the clocksource in use took over: ktime_get_ns() is
+ * Raw time when the clocksource in use took over: ktime_get_raw_ns() is
  * this plus floor(dz_timekeeping_cycles() * 10^9 / freq).
  */
 u64 dz_timekeeping_base_ns(void);
+
+/*
+ * NTP's rate (time/ntp.c): monotonic ns per raw second, << 32 (Linux's
+ * tick length for a second), kept within (1/2, 3/2) s a second. Applies
+ * from the raw time now on, continuously; the one-shot device is
+ * programmed afresh for the hrtimers.
+ */
+void dz_timekeeping_set_rate(u64 length);
+
+/*
+ * Monotonic time at a raw time (both ns since the epoch), on the current
+ * rate: exact from the last change of rate on (before it, the current
+ * rate extended back).
+ */
+u64 dz_timekeeping_raw_to_mono(u64 raw);
+
+/*
+ * The first raw time at which monotonic time reaches mono, at the current
+ * rate; a time not after the last change of rate when mono is not after
+ * its time (so, for a time passed, a raw time passed); U64_MAX if never.
+ */
+u64 dz_timekeeping_mono_to_raw(u64 mono);
 
 /* Makes cs (or NULL: ticks) the source of time, without a jump. */
 struct clocksource;

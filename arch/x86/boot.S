@@ -4,7 +4,8 @@
  * protected mode with paging off, interrupts off, EAX = the multiboot magic
  * and EBX = the address of the multiboot information structure. Nothing
  * else can be trusted: no stack, a GDT we do not own, the BSS perhaps not
- * cleared. We clear the BSS, take our own stack and call C.
+ * cleared. We clear the BSS, take our own stack, keep the loader's two
+ * registers for arch_setup() and call the kernel's start_kernel().
  */
 #include <asm/multiboot.h>
 
@@ -33,10 +34,10 @@ _start:
 	xor	%ebp, %ebp		/* ends backtraces */
 	push	$0			/* EFLAGS: IF and DF clear */
 	popf
-	push	%edx			/* multiboot info */
-	push	%esi			/* multiboot magic */
-	call	kernel_main
-	/* kernel_main never returns; if it does, stop here. */
+	mov	%esi, multiboot_magic	/* for arch_setup() (setup.c) */
+	mov	%edx, multiboot_info
+	call	start_kernel		/* the kernel's, <kernel/arch.h> */
+	/* start_kernel never returns; if it does, stop here. */
 1:	cli
 	hlt
 	jmp	1b

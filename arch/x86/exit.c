@@ -4,11 +4,10 @@
  * ACPI power-off otherwise, and if neither works a halt loop with
  * interrupts off, so a failed kernel never spins or reboots.
  */
+#include <kernel/arch.h>
 #include <asm/exit.h>
 #include <asm/io.h>
-#include <asm/cpu.h>
 #include <asm/irq.h>
-#include <dynhz/port.h>
 
 /* QEMU's PIIX4 power-management block as SeaBIOS maps it, and QEMU's older default. */
 #define PIIX4_PM1A_CNT	 0x604
@@ -21,7 +20,7 @@ static _Noreturn void halt_forever(void)
 		__asm__ volatile("cli; hlt");
 }
 
-_Noreturn void machine_exit(unsigned char code)
+static _Noreturn void qemu_exit(unsigned char code)
 {
 	local_irq_disable();
 	outb(QEMU_EXIT_PORT, code);
@@ -31,9 +30,14 @@ _Noreturn void machine_exit(unsigned char code)
 	halt_forever();
 }
 
+_Noreturn void machine_exit(bool success)
+{
+	qemu_exit(success ? QEMU_EXIT_SUCCESS : QEMU_EXIT_FAILURE);
+}
+
 _Noreturn void machine_poweroff(void)
 {
-	machine_exit(QEMU_EXIT_SUCCESS);
+	qemu_exit(QEMU_EXIT_SUCCESS);
 }
 
 _Noreturn void machine_halt(void)
@@ -67,5 +71,5 @@ _Noreturn void machine_restart(void)
 _Noreturn void dz_port_panic_exit(void)
 {
 	trap_describe();
-	machine_exit(QEMU_EXIT_FAILURE);
+	qemu_exit(QEMU_EXIT_FAILURE);
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The FPU and SSE, on for ring 3 (asm/fpu.h). */
-#include <asm/fpu.h>
-#include <asm/cpu.h>
-#include <kernel/string.h>
+#include <kernel/arch.h>
+#include <asm/setup.h>
 #include <dynhz/printk.h>
 
 #define CR0_MP	       (1U << 1)

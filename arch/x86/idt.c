@@ -8,6 +8,7 @@
  * interrupts on, so a tick can come in the middle of a system call.
  */
 #include <asm/desc.h>
+#include <asm/setup.h>
 
 #define STUB_SIZE	 16   /* entry.S aligns each stub to 16 bytes */
 #define GATE_INTR32	 0x8e /* present, ring 0, 32-bit interrupt gate */

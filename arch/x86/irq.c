@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * Interrupt dispatch: from the common entry stub to the handler that
- * claimed the vector, then the exit hook (where the scheduler preempts).
- * The interrupt-flag save/restore the core uses for its critical sections
- * is inline, in <asm/irqflags.h>.
+ * claimed the vector, then the kernel's sched_irq_exit() (where the
+ * scheduler preempts); a system call to the kernel's syscall_handle(), in
+ * the calling thread; and before a return to ring 3 the kernel's
+ * user_return(). The interrupt-flag save/restore the core uses for its
+ * critical sections is inline, in <asm/irqflags.h>.
  */
+#include <kernel/arch.h>
 #include <asm/irq.h>
-#include <asm/cpu.h>
 #include <dynhz/printk.h>
 
 static struct {
@@ -15,19 +17,6 @@ static struct {
 } vectors[NR_VECTORS];
 
 static unsigned int depth;
-static void (*exit_hook)(void);
-static void (*syscall_fn)(struct irq_frame *f);
-static void (*user_return_fn)(struct irq_frame *f);
-
-void irq_set_user_return_hook(void (*fn)(struct irq_frame *f))
-{
-	user_return_fn = fn;
-}
-
-void irq_set_syscall_handler(void (*fn)(struct irq_frame *f))
-{
-	syscall_fn = fn;
-}
 
 void vector_register(unsigned int vector, vector_handler_t fn, void *data)
 {
@@ -37,11 +26,6 @@ void vector_register(unsigned int vector, vector_handler_t fn, void *data)
 	vectors[vector].data = data;
 	vectors[vector].fn = fn;
 	dz_irq_restore(flags);
-}
-
-void irq_set_exit_hook(void (*fn)(void))
-{
-	exit_hook = fn;
 }
 
 unsigned int irq_depth(void)
@@ -56,8 +40,8 @@ static void dispatch(struct irq_frame *f)
 		return;
 	}
 	/* A system call is the calling thread's own work: it may sleep. */
-	if (f->vector == SYSCALL_VECTOR && syscall_fn && frame_from_user(f)) {
-		syscall_fn(f);
+	if (f->vector == SYSCALL_VECTOR && frame_from_user(f)) {
+		syscall_handle(f);
 		local_irq_disable();
 		return;
 	}
@@ -67,14 +51,13 @@ static void dispatch(struct irq_frame *f)
 	depth++;
 	vectors[f->vector].fn(f, vectors[f->vector].data);
 	depth--;
-	if (exit_hook)
-		exit_hook();
+	sched_irq_exit();
 }
 
 void x86_interrupt(struct irq_frame *f)
 {
 	dispatch(f);
 	/* Back to ring 3: the signals it has pending are delivered first. */
-	if (frame_from_user(f) && user_return_fn)
-		user_return_fn(f);
+	if (frame_from_user(f))
+		user_return(f);
 }

@@ -12,16 +12,14 @@
  * period asked for: 1/HZ s, or in the constant build the compile-time
  * period the conversion constants were made for.
  */
+#include <kernel/arch.h>
 #include <asm/lapic.h>
 #include <asm/tsc.h>
 #include <asm/i8254.h>
 #include <asm/irq.h>
 #include <asm/io.h>
-#include <asm/cpu.h>
-#include <asm/tick.h>
 #include <dynhz/jiffies.h>
 #include <dynhz/errno.h>
-#include <asm/i8254.h>
 #include <dynhz/printk.h>
 #include <dynhz/time64.h>
 #include <dynhz/conv.h>
@@ -186,8 +184,8 @@ static int lapic_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	tick.den = period->den;
 	tick.carry = 0;
 	tick.periodic = true;
-	x86_tick_start_tsc = rdtsc();
-	tick.deadline = x86_tick_start_tsc + tick.step;
+	arch_tick_start_tsc = rdtsc();
+	tick.deadline = arch_tick_start_tsc + tick.step;
 	apic_write(APIC_LVT_TIMER, LAPIC_TIMER_VECTOR); /* one-shot, unmasked */
 	program_deadline(tick.deadline);
 	dz_irq_restore(flags);

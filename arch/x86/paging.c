@@ -7,9 +7,7 @@
  * Page 0 stays unmapped, so that a NULL dereference in the kernel faults
  * instead of reading the real-mode vectors.
  */
-#include <asm/paging.h>
-#include <kernel/mm.h>
-#include <kernel/string.h>
+#include <kernel/arch.h>
 #include <dynhz/printk.h>
 
 #define PDE_SHIFT      22

@@ -6,6 +6,7 @@
  * goes away before it is acknowledged: those are checked against the
  * in-service register and not acknowledged.
  */
+#include <kernel/arch.h>
 #include <asm/pic.h>
 #include <asm/io.h>
 #include <dynhz/printk.h>

@@ -24,11 +24,10 @@
  * idle and the LAPIC timer, one-shot up to seconds, raises the PIT's event;
  * mode 0 stays for machines without one.
  */
+#include <kernel/arch.h>
 #include <asm/i8254.h>
 #include <asm/pic.h>
 #include <asm/io.h>
-#include <asm/cpu.h>
-#include <asm/tick.h>
 #include <asm/tsc.h>
 #include <asm/lapic.h>
 #include <dynhz/errno.h>
@@ -43,8 +42,8 @@
 #define PIT_MODE_RATE	  2 /* rate generator: periodic, a one-clock pulse */
 #define PIT_MODE_SQUARE	  3 /* square wave: periodic, half high, half low */
 
-u64 x86_tick_start_tsc;
-u64 x86_tick_irq_tsc;
+u64 arch_tick_start_tsc;
+u64 arch_tick_irq_tsc;
 
 static void pit_load(unsigned int mode, unsigned int count)
 {
@@ -115,7 +114,7 @@ static void pit_interrupt(void *data)
 	if (track.periodic) {
 		u64 now = rdtsc();
 
-		x86_tick_irq_tsc = now;
+		arch_tick_irq_tsc = now;
 		if (unlikely(track.fresh) && restart_edge(now))
 			return;
 		k = periods_since_ref(now);
@@ -223,8 +222,8 @@ static int pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 	 * Started again after tickless idle, at a jiffy boundary of the same
 	 * grid: the first start still tells where tick n is.
 	 */
-	if (!x86_tick_start_tsc)
-		x86_tick_start_tsc = now;
+	if (!arch_tick_start_tsc)
+		arch_tick_start_tsc = now;
 	track_start(div, now);
 	/* Out of idle, or a new rate on a running PIT: an edge at once may be the restart's. */
 	track.fresh = idle.on || running;

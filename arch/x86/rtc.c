@@ -8,6 +8,7 @@
  * the flag to clear and then reading until two readings agree gives a
  * time that existed, whatever moment the read began.
  */
+#include <kernel/arch.h>
 #include <asm/rtc.h>
 #include <asm/io.h>
 #include <dynhz/printk.h>

@@ -2,22 +2,18 @@
 /*
  * COM1, a 16550 UART: the kernel's console (dz_port_console_write) and the
  * shell's keyboard. Output polls the transmitter, so it works from any
- * context including exceptions; input arrives by interrupt (IRQ 4), and
- * with serial_poll=<USER_HZ ticks> also by polling on a timer, for a UART
- * whose interrupt line is not wired (or a host that drops it).
+ * context including exceptions; input arrives by interrupt (IRQ 4), each
+ * byte handed to the kernel's console_rx(), and whenever the kernel polls
+ * (arch_console_poll(): its serial_poll= timer, for a UART whose interrupt
+ * line is not wired, or a host that drops it).
  *
  * Nothing typed before the shell listens is lost: the UART keeps it, with
- * its receive interrupt off, until serial_enable_rx() takes it in.
+ * its receive interrupt off, until arch_console_rx_enable() takes it in.
  */
+#include <kernel/arch.h>
 #include <asm/serial.h>
 #include <asm/pic.h>
 #include <asm/io.h>
-#include <dynhz/port.h>
-#include <dynhz/bootparam.h>
-#include <dynhz/jiffies.h>
-#include <dynhz/retune.h>
-#include <dynhz/timer.h>
-#include <dynhz/printk.h>
 
 #define COM1	 0x3f8
 #define COM1_IRQ 4
@@ -41,12 +37,8 @@
 #define LSR_THRE     0x20   /* the transmitter can take a byte */
 #define UART_CLOCK   115200 /* the divisor's base rate */
 #define CONSOLE_BAUD 115200
-#define POLL_MAX     6000 /* USER_HZ ticks: one minute */
 
-static void (*rx_fn)(char c);
-static unsigned long poll_jiffies; /* 0: no polling */
-static unsigned long poll_user;	   /* the same in USER_HZ ticks, as given */
-static struct timer_list poll_timer;
+static bool rx_on;
 
 void serial_init(void)
 {
@@ -91,12 +83,7 @@ void dz_port_console_write(const char *s, size_t len)
 	}
 }
 
-const struct timer_list *serial_poll_timer(void)
-{
-	return poll_jiffies ? &poll_timer : NULL;
-}
-
-void serial_write_raw(const char *s, size_t len)
+void arch_console_write_raw(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned long flags = dz_irq_save();
@@ -109,64 +96,28 @@ void serial_write_raw(const char *s, size_t len)
 static void serial_interrupt(void *data)
 {
 	(void)data;
-	while (inb(COM1 + UART_LSR) & LSR_DR) {
-		char c = (char)inb(COM1 + UART_RBR);
-
-		if (rx_fn)
-			rx_fn(c);
-	}
+	while (inb(COM1 + UART_LSR) & LSR_DR)
+		console_rx((char)inb(COM1 + UART_RBR));
 }
 
-static void serial_poll(struct timer_list *t)
+/* Before the kernel takes input, what was typed stays in the UART. */
+void arch_console_poll(void)
 {
-	serial_interrupt(NULL);
-	mod_timer(t, jiffies + poll_jiffies);
+	if (rx_on)
+		serial_interrupt(NULL);
 }
 
 /*
  * Takes what was typed before first, in order, with interrupts off so
  * that no new byte comes in between.
  */
-void serial_enable_rx(void (*fn)(char c))
+void arch_console_rx_enable(void)
 {
 	unsigned long flags = dz_irq_save();
 
-	rx_fn = fn;
+	rx_on = true;
 	serial_interrupt(NULL);
 	irq_register(COM1_IRQ, serial_interrupt, NULL);
 	outb(COM1 + UART_IER, IER_RX);
 	dz_irq_restore(flags);
-	if (poll_jiffies) {
-		timer_setup(&poll_timer, serial_poll, 0);
-		mod_timer(&poll_timer, jiffies + poll_jiffies);
-	}
-}
-
-/* HZ changed: the period again from its USER_HZ value (the pending poll is the core's). */
-static void serial_retune(const struct dz_retune_info *info)
-{
-	(void)info;
-	poll_jiffies = user_to_kernel_hz(DZ_UCLOCK(poll_user));
-}
-
-/*
- * serial_poll=<USER_HZ ticks>, 0 (the default) for interrupts only:
- * converted here, and again at every change of HZ.
- */
-void serial_setup_poll(const char *cmdline)
-{
-	static const char *const names[] = { "serial_poll", NULL };
-	unsigned long ticks = 0;
-	struct dz_param p;
-
-	if (!dz_cmdline_find(cmdline, names, &p))
-		return;
-	dz_param_uint(&p, 0, POLL_MAX, 0, &ticks);
-	if (!ticks)
-		return;
-	poll_user = ticks;
-	poll_jiffies = user_to_kernel_hz(DZ_UCLOCK(ticks));
-	dz_hz_retune_hook(serial_retune);
-	dz_printk("serial: receive polled every %lu USER_HZ ticks = %lu jiffies = %u us\n", ticks,
-		  poll_jiffies, jiffies_to_usecs(poll_jiffies));
 }

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * CPU exceptions. One raised in ring 3 is the user program's: the user
- * fault hook (kernel/user.c) kills it and the kernel carries on. One raised
+ * CPU exceptions. One raised in ring 3 is the user program's: the
+ * kernel's user_fault() deals with it (a page filled, a signal, the
+ * program's end) and the kernel carries on. One raised
  * in the kernel is a kernel bug: say which one, where, and what the kernel
  * was doing, then stop through the exit device with failure. Nothing here
  * may hang or fault again silently.
  */
+#include <kernel/arch.h>
 #include <asm/irq.h>
-#include <asm/cpu.h>
-#include <asm/exit.h>
 #include <dynhz/printk.h>
 
 static const char *const exception_names[32] = {
@@ -37,28 +37,16 @@ static const char *const exception_names[32] = {
 	[30] = "#SX security",
 };
 
-static void (*describe_hook)(void);
 static int in_trap;
-static bool (*user_fault_hook)(struct irq_frame *f, const char *name);
-
-void trap_set_user_fault_hook(bool (*fn)(struct irq_frame *f, const char *name))
-{
-	user_fault_hook = fn;
-}
-
-void trap_set_describe_hook(void (*fn)(void))
-{
-	describe_hook = fn;
-}
 
 void trap_describe(void)
 {
-	/* A fault inside the hook must not recurse forever. */
-	if (describe_hook && in_trap++ == 0)
-		describe_hook();
+	/* A fault inside the report must not recurse forever. */
+	if (in_trap++ == 0)
+		sched_describe();
 }
 
-extern const char __kernel_start[], __kernel_end[];
+extern const char __kernel_end[];
 
 /* Follows the frame-pointer chain while it stays inside the kernel image. */
 static void backtrace(u32 ebp)
@@ -84,7 +72,7 @@ void x86_exception(struct irq_frame *f)
 	/* No privilege change: the interrupted ESP is just above the frame. */
 	u32 esp = (u32)(uintptr_t)&f->eflags + 4;
 
-	if (frame_from_user(f) && user_fault_hook && user_fault_hook(f, name))
+	if (frame_from_user(f) && user_fault(f, name))
 		return;
 
 	dz_printk("\nexception: vector %u (%s), error code 0x%x, at eip 0x%x\n", v, name,
@@ -98,5 +86,5 @@ void x86_exception(struct irq_frame *f)
 		dz_printk("  cr2=%08x (faulting address)\n", (unsigned int)read_cr2());
 	backtrace(f->ebp);
 	trap_describe();
-	machine_exit(QEMU_EXIT_FAILURE);
+	machine_exit(false);
 }

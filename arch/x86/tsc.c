@@ -6,11 +6,10 @@
  * than that on real hardware; under QEMU with -icount the TSC runs at
  * exactly 1 GHz and we find exactly that.
  */
+#include <kernel/arch.h>
 #include <asm/tsc.h>
 #include <asm/i8254.h>
-#include <asm/cpu.h>
 #include <dynhz/clocksource.h>
-#include <asm/i8254.h>
 #include <dynhz/printk.h>
 #include <dynhz/time64.h>
 #include <dynhz/conv.h>

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Entering ring 3: an IRET with a frame built by hand. */
-#include <asm/usermode.h>
-#include <asm/desc.h>
-#include <asm/cpu.h>
+#include <kernel/arch.h>
 
 #define EFLAGS_RESERVED (1U << 1) /* always reads as 1 */
 

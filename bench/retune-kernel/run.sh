@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/retune-kernel: the interrupt-off window a change of HZ costs the
 # reference kernel (issue 14), measured by the kernel itself (retunebench,
-# kernel/retunebench.c) under QEMU -icount shift=0, where the TSC counts
+# kernel/test/retunebench.c) under QEMU -icount shift=0, where the TSC counts
 # guest nanoseconds and each instruction is one: from the start of the PIT
 # interrupt that applies the change to the end of the last retune hook,
 # with 1, 1000, 100000 and 1000000 jiffies timers pending, HZ 1000 <-> 250,

@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/tickcost: what the timer tick costs in the reference kernel, measured
-# by the kernel itself (ticktest=, kernel/ticktest.c) under QEMU -icount,
+# by the kernel itself (ticktest=, kernel/test/ticktest.c) under QEMU -icount,
 # where guest time is instructions: at shift=S each instruction is 2^S ns
 # and the TSC counts ns (1 GHz). Per HZ (100, 250, 1000, 10000) and mode
 # (periodic: nohz=off; tickless: nohz=on), on the PIT:

@@ -22,6 +22,7 @@
 #include <dynhz/timekeeping.h>
 #include <dynhz/timer.h>
 #include <dynhz/hrtimer.h>
+#include <dynhz/ntp.h>
 #include <dynhz/tick.h>
 #include <dynhz/retune.h>
 

@@ -2,20 +2,27 @@
 /*
  * The clocks: monotonic time and the clocks derived from it.
  *
- * Monotonic time is nanoseconds since the timekeeping epoch
- * (dz_time_init()). With a clocksource, it is the exact floor of the cycles
- * counted since the epoch (or since the switch to that clocksource) times
- * 10^9 / freq. Without one, it is the exact floor of ticks times the tick
- * period: on the PIT, after n ticks, floor(n * divisor * 10^9 / 1193182)
- * ns. Both are computed from a 64-bit total, never from a sum of rounded
- * steps, so no remainder is ever dropped and the time cannot drift from
- * the oscillator, whatever HZ was chosen.
+ * Raw time is nanoseconds since the timekeeping epoch (dz_time_init()).
+ * With a clocksource, it is the exact floor of the cycles counted since
+ * the epoch (or since the switch to that clocksource) times 10^9 / freq.
+ * Without one, it is the exact floor of ticks times the tick period: on
+ * the PIT, after n ticks, floor(n * divisor * 10^9 / 1193182) ns. Both are
+ * computed from a 64-bit total, never from a sum of rounded steps, so no
+ * remainder is ever dropped and the time cannot drift from the
+ * oscillator, whatever HZ was chosen.
+ *
+ * Monotonic time is the raw time steered by NTP (include/dynhz/ntp.h):
+ * equal to it, to the ns, until NTP first changes the rate; then a
+ * continuous, never decreasing, piecewise-linear function of it whose
+ * slope is the rate NTP asks for (1 +- its limits). The jiffy grid stays
+ * the device's, on the raw time.
  *
  * The others, with Linux's clock ids (the macros carry the core's prefix,
  * so that this header and <time.h> mix in a hosted program):
  *
  *	clock			is				resolution
- *	MONOTONIC, _RAW		monotonic time			1 ns (*)
+ *	MONOTONIC		monotonic time			1 ns (*)
+ *	MONOTONIC_RAW		raw time			1 ns (*)
  *	BOOTTIME		monotonic (no suspend here)	1 ns (*)
  *	REALTIME		monotonic + a settable offset	1 ns (*)
  *	TAI			realtime + the TAI offset (0)	1 ns (*)
@@ -55,11 +62,15 @@ static inline ktime_t ktime_get(void)
 	return ns_to_ktime(ktime_get_ns());
 }
 
-/* Monotonic time not slewed by NTP: the same clock here (nothing slews it). */
-static inline u64 ktime_get_raw_ns(void)
-{
-	return ktime_get_ns();
-}
+/**
+ * ktime_get_raw_ns() - monotonic time not steered by NTP (CLOCK_MONOTONIC_RAW)
+ *
+ * The oscillator's own time, exactly: ktime_get_ns() until NTP first
+ * changes its rate (include/dynhz/ntp.h), apart from it after.
+ *
+ * Return: nanoseconds since the epoch; 0 before it.
+ */
+u64 ktime_get_raw_ns(void);
 
 /* Monotonic time including suspend: the same clock here (nothing suspends). */
 static inline u64 ktime_get_boottime_ns(void)
@@ -102,9 +113,10 @@ static inline u64 ktime_get_clocktai_ns(void)
 /**
  * ktime_get_coarse_ns() - monotonic time at the start of the current jiffy
  *
- * The tick count times the exact tick period, never ahead of
- * ktime_get_ns(): it never runs backwards and never passes the fine clock,
- * and moves only at jiffy boundaries (CLOCK_MONOTONIC_COARSE).
+ * The tick count times the exact tick period (steered: monotonic time at
+ * that raw time), never ahead of ktime_get_ns(): it never runs backwards
+ * and never passes the fine clock, and moves only at jiffy boundaries
+ * (CLOCK_MONOTONIC_COARSE).
  *
  * Return: nanoseconds since the epoch.
  */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The ELF reader and the startup stack builder (kernel/elf.c) on the host,
+# The ELF reader and the startup stack builder (kernel/proc/elf.c) on the host,
 # under ASan and UBSan, against independent references: real static i386
 # programs built here (gcc -m32 -static and -static-pie) and Debian's
 # busybox-static:i386 (fetched into build/ with apt-get download; skipped,
@@ -16,7 +16,7 @@ CC=${CC:-gcc}
 PIE_BIAS=0x56555000
 
 if ! $CC -std=gnu11 -Wall -Wextra -Wshadow -Werror -g -O1 -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -Iinclude -Ikernel/include tests/elf/test_elf.c kernel/elf.c \
+	-fno-sanitize-recover=all -Iinclude -Ikernel/include tests/elf/test_elf.c kernel/proc/elf.c \
 	-o "$out/test_elf" 2>"$out/build.log"; then
 	cat "$out/build.log" >&2
 	record fail "elf: test program builds"

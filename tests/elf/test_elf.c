@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host tests of kernel/elf.c, built with ASan and UBSan.
+ * Host tests of kernel/proc/elf.c, built with ASan and UBSan.
  *
  *   test_elf plan FILE BIAS    prints the plan in readelf's terms (check.sh
  *                              compares it with readelf -lh) after checking

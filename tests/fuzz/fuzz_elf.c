@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer: any bytes as an executable for kernel/elf.c. Never a crash or
+ * libFuzzer: any bytes as an executable for kernel/proc/elf.c. Never a crash or
  * a read past the input (ASan); a rejection is one line starting "elf: ";
  * an accepted plan copies only bytes of the file, stays below user_top
  * and above page 0, keeps its maps sorted and disjoint with each segment

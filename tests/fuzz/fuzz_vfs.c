@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer harness for the kernel's path resolution (kernel/vfs.c, with
+ * libFuzzer harness for the kernel's path resolution (kernel/fs/vfs.c, with
  * /proc from procfs.c and the host shim of tests/vfs): a fixed root with
  * directories, files and links of every kind (relative, absolute, loops,
  * into /proc and back), made as a cpio newc archive here; the input is a

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The initramfs reader (kernel/initramfs.c) on the host, under ASan and
+# The initramfs reader (kernel/fs/initramfs.c) on the host, under ASan and
 # UBSan, against archives the real cpio(1) makes here from a tree this
 # script builds: every node's mode, owner, mtime, size and link target as
 # stat and readlink tell them, every file's bytes as cat does, lookups
@@ -21,7 +21,7 @@ if ! command -v cpio >/dev/null; then
 fi
 if ! $CC -std=gnu11 -g -O1 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Werror -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude -Ikernel/include \
-	tests/initramfs/test_initramfs.c kernel/initramfs.c -o "$bin" >"$out/build.log" 2>&1; then
+	tests/initramfs/test_initramfs.c kernel/fs/initramfs.c -o "$bin" >"$out/build.log" 2>&1; then
 	cat "$out/build.log" >&2
 	record fail "initramfs: the test program builds"
 	exit 0

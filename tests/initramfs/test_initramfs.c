@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host driver for kernel/initramfs.c, called by check.sh, which holds the
+ * Host driver for kernel/fs/initramfs.c, called by check.sh, which holds the
  * reference (stat, readlink, cat of the tree the archive came from):
  *
  *   test_initramfs dump ARCHIVE           one line per node: path, mode, uid, gid, mtime, size, target

@@ -1,12 +1,14 @@
 #!/bin/bash
 # Linux's own timer selftests on the reference kernel (run by `make check`):
-# issue 12, item 4.
+# issue 12, item 4, and NTP's (issue 23, item 3).
 #
 # tools/testing/selftests/timers from Debian's linux-source-6.1, fetched
 # and built at test time (tests/kselftest/fetch.sh and lib.sh; nothing of it
 # is committed), each program static for i386 with glibc, in the initramfs
 # under /kselftest/, booted as init (init=/kselftest/PROG -- ARGS) under
-# -icount at HZ 24, 100, 250, 1000 and 10000, two QEMUs at a time (JOBS),
+# -icount at HZ 24, 100, 250, 1000 and 10000 (the NTP programs at HZ 97
+# and 4321: a tick that is no whole number of ms, and a short one), two
+# QEMUs at a time (JOBS),
 # each under a timeout of KSELFTEST_TIMEOUT seconds of wall time (150; the
 # longest, posix_timers, needs about 10 s of busy guest time, and a program
 # that waits for a signal that never comes, as posix_timers does on a CPU
@@ -39,6 +41,29 @@
 #                        over its fixed sleep(120), and adjtimex's frequency);
 #                        it has no option, but the 120 s are idle and cost
 #                        nearly nothing under -icount sleep=off
+#   adjtick              "[OK]" for each of its 8 ticks (9000 to 10750 us:
+#                        CLOCK_MONOTONIC against CLOCK_MONOTONIC_RAW over
+#                        15 s, within 100 ppm of the tick's rate), no
+#                        "[FAILED]" or "[ERROR]"; its 8 x 16 s are idle
+#   valid-adjtimex       "Testing ADJ_FREQ... [OK]" and "Testing
+#                        ADJ_SETOFFSET... [OK]", and no "Warning:" (a
+#                        frequency read back other than set: Linux reads
+#                        every one it sets back as it was)
+#
+# and, only with KSELFTEST_LONG=1 (tests/kselftest/long.sh, `make
+# check-long`) or when a filter is given, since each takes 9 to 16
+# minutes of wall time on 2 busy cores (most of it busy guest time of
+# inconsistency-check),
+# booted under BusyBox sh in /kselftest (they run ./raw_skew and the like
+# through system()), the program's exit status read from the shell:
+#
+#   change_skew          exit 0; at 0, 250, 500, -250 and -500 ppm,
+#                        raw_skew "[OK]" (5 times), inconsistency-check
+#                        (10 s a clock) and nanosleep without a "not ok",
+#                        every "# Totals:" without a failure
+#   skew_consistency     exit 0; "ok 1 CLOCK_MONOTONIC" from
+#                        inconsistency-check -c 1 -t 600 while the frequency
+#                        swings between +-500 ppm every 0.5 s, and "[OK]"
 #
 # and every boot must end "init: exited with status 0" (QEMU status 33).
 # What each program needs from the kernel, and what fails today, is in
@@ -52,7 +77,7 @@
 #   KSELFTEST=1                 always (its failures are recorded), or
 #   KSELFTEST unset or empty    and the time work is detected: every system
 #                               call the six need is in the kernel's table
-#                               (kernel/include/kernel/syscalls.h: 259
+#                               (kernel/*/syscalls.h: 259
 #                               timer_create, 260 or 409 timer_settime, 263
 #                               timer_delete, 308 pselect6, 343 or 405
 #                               clock_adjtime);
@@ -62,7 +87,7 @@
 #
 # Wall time on 2 cores: about 3 s of download and 11 s of xz the first time
 # (cached in build/debs and build/kselftest after), about 10 s to build the
-# programs, then the 30 boots (see the figure the last line prints).
+# programs, then the 34 boots (see the figure the last line prints).
 #
 #	tests/kselftest/check.sh [name-regex]   (matched against "PROG hzN")
 cd "$(dirname "$0")/../.." || exit 1
@@ -78,7 +103,7 @@ missing=()
 for want in $probe_calls; do
 	found=0
 	for nr in ${want//|/ }; do
-		grep -q "^SYSCALL($nr," kernel/include/kernel/syscalls.h && found=1
+		grep -q "^SYSCALL($nr," kernel/syscalls.h kernel/*/syscalls.h && found=1
 	done
 	[ $found = 1 ] || missing+=("$want")
 done
@@ -91,7 +116,7 @@ case "${KSELFTEST:-}" in
 "")
 	if [ ${#missing[@]} -gt 0 ]; then
 		echo "kselftest: skipped: the kernel's time system calls have not landed" \
-			"(no ${missing[*]} in kernel/include/kernel/syscalls.h); KSELFTEST=1 runs it anyway"
+			"(no ${missing[*]} in kernel/*/syscalls.h); KSELFTEST=1 runs it anyway"
 		exit 0
 	fi
 	;;
@@ -116,25 +141,47 @@ if ! make --no-print-directory kernel >"$out/kernel.log" 2>&1; then
 fi
 kernel=$(make --no-print-directory print-kernel)
 
-# The six, longest first (two QEMUs at a time), with their arguments.
-progs=("posix_timers" "inconsistency-check -t 2" "set-timer-lat" "nsleep-lat" "nanosleep" "raw_skew")
-hzs=(24 100 250 1000 10000)
+# What runs, longest first (two QEMUs at a time), one entry a program:
+# "PROG;HZ...;HOW;LIMIT;ARGS". HOW "sh": booted under BusyBox sh, in
+# /kselftest, for the programs that run ./raw_skew and the like through
+# system() (the shell's "@exit N" says how the program ended); LIMIT: the
+# wall-time timeout, KSELFTEST_TIMEOUT (150 s) if empty. The six at HZ 24
+# to 10000; the NTP ones (issue 23) at HZ 97 and 4321, the two that take
+# minutes of busy guest time each (change_skew: raw_skew, inconsistency-check
+# at 10 s a clock and nanosleep at five frequencies, 10 to 13 minutes of
+# wall time; skew_consistency: inconsistency-check -c 1 -t 600 while the
+# frequency swings, 9 to 16) only with KSELFTEST_LONG=1
+# (tests/kselftest/long.sh, make check-long) or when a filter is given.
+six="24 100 250 1000 10000"
+ntp="97 4321"
+entries=()
+if [ "${KSELFTEST_LONG:-0}" = 1 ] || [ -n "$1" ]; then
+	entries+=("skew_consistency;$ntp;sh;${KSELFTEST_LONG_TIMEOUT:-2400};"
+		"change_skew;$ntp;sh;${KSELFTEST_LONG_TIMEOUT:-2400};")
+fi
+entries+=("posix_timers;$six;;;" "inconsistency-check;$six;;;-t 2" "set-timer-lat;$six;;;"
+	"adjtick;$ntp;;;" "nsleep-lat;$six;;;" "nanosleep;$six;;;" "raw_skew;$six;;;"
+	"valid-adjtimex;$ntp;;;")
 
 running=0
-for entry in "${progs[@]}"; do
-	read -r prog args <<<"$entry"
-	for hz in "${hzs[@]}"; do
+for entry in "${entries[@]}"; do
+	IFS=';' read -r prog hzlist how limit args <<<"$entry"
+	for hz in $hzlist; do
 		name=$prog-hz$hz
 		[[ "$prog hz$hz" =~ $filter ]] || continue
 		if [ -z "${ks_built[$prog]}" ]; then
 			echo "the program did not build: $(tail -3 "build/kselftest/bin/$prog.log")" >"$out/$name.build"
 			continue
 		fi
-		cmdline="hz=$hz init=/kselftest/$prog"
-		[ -n "$args" ] && cmdline+=" -- $args"
+		if [ "$how" = sh ]; then
+			cmdline="hz=$hz init=/bin/busybox -- sh -c \"cd /kselftest && ./$prog${args:+ $args}; echo @exit \$?\""
+		else
+			cmdline="hz=$hz init=/kselftest/$prog"
+			[ -n "$args" ] && cmdline+=" -- $args"
+		fi
 		(
 			t0=$SECONDS
-			QEMU_ARGS="-initrd $out/initramfs.cpio -m 64" qemu_boot "${KSELFTEST_TIMEOUT:-150}" \
+			QEMU_ARGS="-initrd $out/initramfs.cpio -m 64" qemu_boot "${limit:-${KSELFTEST_TIMEOUT:-150}}" \
 				"$kernel" "$cmdline" "$out/$name.log"
 			echo $? >"$out/$name.rc"
 			echo $((SECONDS - t0)) >"$out/$name.time"
@@ -226,6 +273,60 @@ check_raw_skew() {
 	[[ $line == *"[OK]" ]] || echo "${line:-no \"Estimating clock drift\" line}"
 }
 
+# The exit status a program run under sh reported ("@exit N", maybe after
+# its last line's text: change_skew ends "[OK]" without a newline).
+sh_exit() { # log
+	local st
+	st=$(grep -ao '@exit [0-9]*' "$1" | tail -1)
+	[ "$st" = "@exit 0" ] || echo "the program's exit: ${st:-none}"
+}
+
+# Every kselftest.h summary line: nothing failed, nothing in error.
+totals_clean() { # log
+	grep -a '^# Totals: ' "$1" | grep -av ' fail:0 .* error:0$'
+}
+
+check_adjtick() {
+	local log=$1 n
+	grep -a -F -e '[FAILED]' -e '[ERROR]' "$log"
+	n=$(grep -ac '^Estimating tick (act: .*\[OK\]' "$log")
+	[ "$n" -eq 8 ] || echo "$n of the 8 tick steps [OK]"
+}
+
+check_valid-adjtimex() {
+	local log=$1 t
+	# A frequency not read back as set is only a warning to it; Linux reads them all back.
+	grep -a -e '\[FAIL\]' -e '^Warning: ' -e '^Error' -e '^ERROR' "$log"
+	for t in ADJ_FREQ ADJ_SETOFFSET; do
+		grep -aq "^Testing $t\.\.\. \[OK\]" "$log" || echo "Testing $t: no [OK]"
+	done
+}
+
+check_change_skew() {
+	local log=$1 ppm n
+	sh_exit "$log"
+	# raw_skew's [SKIP]: the frequency it read changed under it, as if ntpd ran.
+	grep -a -F -e '[FAILED]' -e '[FAIL]' -e '[SKIP]' "$log"
+	grep -a '^not ok \|^Bail out!\|^# Delta: ' "$log"
+	totals_clean "$log"
+	for ppm in 0 250 500 -250 -500; do
+		grep -aq "^Using $ppm ppm adjustment" "$log" || echo "no run at $ppm ppm"
+	done
+	n=$(grep -ac '^Estimating clock drift: .*\[OK\]' "$log")
+	[ "$n" -eq 5 ] || echo "raw_skew [OK] $n times of 5"
+	n=$(grep -ac '^# Totals: ' "$log")
+	[ "$n" -ge 15 ] || echo "$n of the 15 programs' summaries (3 at each frequency)"
+}
+
+check_skew_consistency() {
+	local log=$1
+	sh_exit "$log"
+	grep -a -F '[FAILED]' "$log"
+	grep -a '^not ok \|^Bail out!\|^# Delta: ' "$log"
+	grep -aq '^ok 1 CLOCK_MONOTONIC *$' "$log" || echo "no \"ok 1 CLOCK_MONOTONIC\" from inconsistency-check"
+	grep -aq '^\[OK\]' "$log" || echo "no [OK]"
+}
+
 # A short figure for a passed program, to see the trend across HZ.
 detail() { # prog log
 	case $1 in
@@ -234,13 +335,21 @@ detail() { # prog log
 			sort -n | tail -1 | awk '{ printf "max timer latency %.3f ms", $1 / 1e6 }'
 		;;
 	raw_skew) sed -n 's/^Estimating clock drift: \(.*\)\t.*/\1 ppm/p' "$2" ;;
+	adjtick)
+		# The worst step: its measured ppm against the tick's.
+		sed -n 's/^Estimating tick (act: [0-9]* usec, \(-*[0-9]*\) ppm): [0-9]* usec, \(-*[0-9]*\) ppm.*/\1 \2/p' "$2" |
+			awk '{ d = $2 - $1; if (d < 0) d = -d; if (d > m) m = d } END { printf "tick steps within %d ppm", m }'
+		;;
+	change_skew)
+		sed -n 's/^Estimating clock drift: \([^\t]*\)\t.*/\1/p' "$2" | paste -sd ' ' | sed 's/^/raw_skew: /'
+		;;
 	nanosleep | inconsistency-check) grep -a -m1 '^# Totals: ' "$2" | sed 's/^# Totals: //' ;;
 	esac
 }
 
-for entry in "${progs[@]}"; do
-	read -r prog args <<<"$entry"
-	for hz in "${hzs[@]}"; do
+for entry in "${entries[@]}"; do
+	IFS=';' read -r prog hzlist how limit args <<<"$entry"
+	for hz in $hzlist; do
 		name=$prog-hz$hz
 		[[ "$prog hz$hz" =~ $filter ]] || continue
 		label="kselftest: $prog [hz$hz]"
@@ -257,7 +366,7 @@ for entry in "${progs[@]}"; do
 		problems=()
 		case $rc in
 		33) ;;
-		124) problems+=("timed out after ${KSELFTEST_TIMEOUT:-150} s of wall time") ;;
+		124) problems+=("timed out after ${limit:-${KSELFTEST_TIMEOUT:-150}} s of wall time") ;;
 		*) problems+=("QEMU exit status $rc: $(grep -a -m1 '^init: \|^exec: .*: ' "$log" 2>/dev/null)") ;;
 		esac
 		mapfile -t found < <("check_$prog" "$log" | cut -c1-160)

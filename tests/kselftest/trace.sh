@@ -8,7 +8,7 @@
 # the suite's -icount with QEMU's interrupt log (-d int), and lists every
 # `int $0x80` the program made in order of first use: number, name (from
 # the i386 unistd_32.h), how many times, the distinct EBX/ECX arguments of
-# the first few, and "ENOSYS" for a number kernel/include/kernel/syscalls.h
+# the first few, and "ENOSYS" for a number kernel/*/syscalls.h
 # does not have. QEMU's log shows the arguments, not the answers: an
 # implemented call's errno has to be read in its source. The program's
 # console is in build/kselftest-trace/PROGRAM.log, the raw interrupt log in
@@ -51,7 +51,7 @@ echo "trace: $prog at hz=$hz: QEMU exit status $? ($(sed 's/\r$//' "$out/$prog.l
 
 unistd=$(echo '#include <asm/unistd_32.h>' | gcc -m32 -E -dM - 2>/dev/null | grep '^#define __NR_')
 # The ring-3 int $0x80 entries: "v=80 ... cpl=3" then the register line.
-awk -v table="$(sed -n 's/^SYSCALL(\([0-9]*\),.*/\1/p' kernel/include/kernel/syscalls.h | tr '\n' ' ')" \
+awk -v table="$(sed -n 's/^SYSCALL(\([0-9]*\),.*/\1/p' kernel/syscalls.h kernel/*/syscalls.h | tr '\n' ' ')" \
 	-v names="$(echo "$unistd" | awk '{ sub("__NR_", "", $2); printf "%s=%s ", $3, $2 }')" '
 	function hex(s,  v, i) {
 		v = 0

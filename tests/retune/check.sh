@@ -1,7 +1,7 @@
 #!/bin/bash
 # QEMU checks of HZ changed at runtime (issue 14; run by `make check`).
 #
-# The kernel's retunetest boot mode (kernel/retunetest.c) changes HZ
+# The kernel's retunetest boot mode (kernel/test/retunetest.c) changes HZ
 # 1000 -> 100 -> 333 -> 10000 -> 24 through the shell's `hz N`, under
 # threads sleeping in schedule_timeout(), msleep() and wait_event_timeout()
 # (each sleep bounded on the TSC) and /sbin/hzwatch (user/hzwatch.c:

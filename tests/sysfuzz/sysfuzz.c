@@ -3,8 +3,8 @@
  * sysfuzz: the kernel under abuse from user space (issue 11, "Bad input").
  * A static glibc program (tests/sysfuzz/check.sh boots it as init) that
  * makes a million random system calls: numbers mostly from the kernel's
- * table (kernel/include/kernel/syscalls.h, included below), some outside
- * it, negative or huge; arguments that point into the kernel, into
+ * tables (kernel/<room>/syscalls.h, included below), some outside
+ * them, negative or huge; arguments that point into the kernel, into
  * nothing, across the end of a page into a hole, into read-only pages,
  * misaligned, with huge lengths, bad descriptors and random flags.
  *
@@ -712,10 +712,15 @@ static const u32 never[] = {
 	441, /* epoll_pwait2 */
 };
 
-/* The kernel's own table: what it implements. */
+/* The kernel's own tables, each room's: what it implements. */
 #define SYSCALL(nr, name) [nr] = #name,
 static const char *const kernel_calls[NR_MAX] = {
-#include "../../kernel/include/kernel/syscalls.h"
+#include "../../kernel/syscalls.h"
+#include "../../kernel/mm/syscalls.h"
+#include "../../kernel/sched/syscalls.h"
+#include "../../kernel/time/syscalls.h"
+#include "../../kernel/fs/syscalls.h"
+#include "../../kernel/proc/syscalls.h"
 };
 #undef SYSCALL
 

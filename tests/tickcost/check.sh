@@ -1,6 +1,6 @@
 #!/bin/bash
 # QEMU checks of the kernel's tick-cost measurement, ticktest=<ticks>
-# (kernel/ticktest.c; the figures themselves are bench/tickcost's), run by
+# (kernel/test/ticktest.c; the figures themselves are bench/tickcost's), run by
 # `make check` so that the measurement cannot rot. A few short boots:
 #   - hz=100 nohz=on and hz=10000 nohz=off, 20 ticks each: the lines are
 #     there and sane against bounds of their own: under -icount, cycles per

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The kernel's file layer (kernel/vfs.c, file.c, procfs.c, with the real
+# The kernel's file layer (kernel/fs/vfs.c, file.c, stat.c, procfs.c, with the real
 # initramfs reader and the hosted core's time) on the host, under ASan and
 # UBSan, through its system-call entry points:
 #
@@ -28,8 +28,9 @@ fi
 flags=(-std=gnu11 -g -O1 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 	-fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude -Ikernel/include)
 core=(time/*.c lib/*.c host/host.c)
-if ! $CC "${flags[@]}" tests/vfs/test_vfs.c tests/vfs/shim.c kernel/vfs.c kernel/file.c \
-	kernel/procfs.c kernel/initramfs.c "${core[@]}" -o "$out/test_vfs" >"$out/build.log" 2>&1 ||
+if ! $CC "${flags[@]}" tests/vfs/test_vfs.c tests/vfs/shim.c kernel/fs/vfs.c kernel/fs/file_table.c \
+	kernel/fs/file.c kernel/fs/stat.c kernel/fs/procfs.c kernel/fs/procfs-pid.c \
+	kernel/fs/initramfs.c kernel/sched/loadavg.c "${core[@]}" -o "$out/test_vfs" >"$out/build.log" 2>&1 ||
 	! $CC "${flags[@]}" tests/vfs/ref_vfs.c -o "$out/ref_vfs" >>"$out/build.log" 2>&1; then
 	cat "$out/build.log" >&2
 	record fail "vfs: the test programs build"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * What kernel/vfs.c, file.c and procfs.c need from the rest of the kernel,
+ * What kernel/fs/vfs.c, file.c, stat.c and procfs.c need from the rest of the kernel,
  * on the host: a user address space that is one buffer (user pointers are
  * offsets from USER_BASE; anything outside is -EFAULT, as uaccess would
  * say), a small process table the test fills in, CPU times and memory
@@ -165,7 +165,7 @@ int console_foreground_of(const struct proc *p)
 	return p->pgid;
 }
 
-/* The time files are the kernel's (kernel/proc-time.c): empty on the host. */
+/* The time files are the kernel's (kernel/fs/proc-time.c): empty on the host. */
 int procfs_gen_cmdline(char *buf, u32 size)
 {
 	(void)buf, (void)size;
@@ -224,6 +224,10 @@ long timerfd_read(struct file *f, u32 ubuf, u32 len)
 void timerfd_release(const struct vnode *v)
 {
 	(void)v;
+}
+
+void timerfd_init(void)
+{
 }
 
 /* HZ does not change under the vfs tests: a write to /proc/sys/kernel/hz is refused as the constant build's. */

@@ -6,7 +6,7 @@
 #include <kernel/proc.h>
 #include <kernel/mm.h>
 #include <kernel/user.h>
-#include "../../kernel/vfs-internal.h"
+#include "../../kernel/fs/vfs-internal.h"
 
 #define USER_BASE  0x10000000u /* user pointers: USER_BASE + offset into user_mem */
 #define USER_LEN   (1u << 20)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host driver for the kernel's file layer (kernel/vfs.c, file.c, procfs.c
+ * Host driver for the kernel's file layer (kernel/fs/vfs.c, file.c, stat.c, procfs.c
  * with the real initramfs reader), called by check.sh:
  *
  *	test_vfs query ARCHIVE < queries	query.h's answers, through the system calls
@@ -83,6 +83,11 @@ static u16 rd16(u32 u, u32 off)
 	memcpy(&v, kptr(u) + off, 2);
 	return v;
 }
+
+/* The file calls, as the kernel's gate declares them (kernel/fs/syscalls.h). */
+#define SYSCALL(nr, name) SYSCALL_PROTO(name);
+#include "../../kernel/fs/syscalls.h"
+#undef SYSCALL
 
 static long sc(syscall_fn_t fn, u32 a, u32 b, u32 c, u32 d, u32 e)
 {

@@ -5,7 +5,7 @@
  * Where the numbers come from: bench/tickcost (`make bench`, or
  * `bash bench/tickcost/run.sh`), run on 2026-12-03 with gcc 12.2 -O2 and
  * QEMU 7.2. The reference kernel measures itself (ticktest=200,
- * kernel/ticktest.c) under `qemu-system-i386 -icount shift=0,sleep=off`,
+ * kernel/test/ticktest.c) under `qemu-system-i386 -icount shift=0,sleep=off`,
  * where guest time is instructions, so the counts are exact and the same
  * on every run and every host:
  *   - a tick with nothing due, on the PIT, interrupting a busy CPU: 193

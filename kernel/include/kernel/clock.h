@@ -26,12 +26,4 @@ struct clock_tick_ref clock_first_tick(void);
 /* One line: timer interrupts and idle entries since boot, wakeups per second. */
 void clock_report_wakeups(const char *who);
 
-/*
- * idletest=<seconds> (default 10): one 1 Hz timer while the CPU idles, then
- * the timer interrupts and jiffies against the TSC; returns 0 if all is
- * well (kernel/nohz.c). idletest_setup() reads the seconds, at boot.
- */
-void idletest_setup(const char *cmdline);
-int idletest_run(void);
-
 #endif

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Timers on a process's CPU time (kernel/cputimer.c): ITIMER_VIRTUAL and
+ * Timers on a process's CPU time (kernel/sched/cputimer.c): ITIMER_VIRTUAL and
  * ITIMER_PROF, and POSIX timers on CLOCK_PROCESS_CPUTIME_ID and
  * CLOCK_THREAD_CPUTIME_ID (one thread per process: the same clock).
  *
  * CPU time is charged on the TSC at every change of mode and every switch
- * (kernel/user.c), so it is exact, but nothing happens when it passes a
+ * (kernel/sched/user.c), so it is exact, but nothing happens when it passes a
  * value. While the process runs, CPU time cannot grow faster than real
  * time: an hrtimer set for the CPU time left (a "poll") cannot come late,
  * only early (the process was in the other mode, or interrupted); then it

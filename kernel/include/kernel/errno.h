@@ -48,7 +48,7 @@
 #define ECANCELED    125
 /*
  * Kernel-internal, never seen by user space: a sleep a signal ended.
- * On the way out (kernel/signal.c) the call is made again or ends with
+ * On the way out (kernel/sched/signal.c) the call is made again or ends with
  * EINTR, as Linux decides: ERESTARTSYS is made again unless a handler
  * without SA_RESTART runs, ERESTARTNOINTR always, ERESTARTNOHAND only
  * when no handler runs; ERESTART_RESTARTBLOCK (Linux's restart_syscall,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * struct itimerspec in and out of user space (kernel/itimerspec.c), for
+ * struct itimerspec in and out of user space (kernel/time/itimerspec.c), for
  * timer_settime/gettime and timerfd_settime/gettime: the old 32-bit form
  * (two struct old_timespec32) and the _time64 calls' (two struct
  * __kernel_timespec), the interval first in both.

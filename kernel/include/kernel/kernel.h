@@ -1,63 +1,32 @@
 /* SPDX-License-Identifier: MIT */
-/* The kernel's parts, as main.c starts them. */
+/*
+ * What every room of the kernel may use: the boot command line's flags and
+ * the TSC in nanoseconds. Inline over the arch contract, so that using
+ * them makes no room call another.
+ */
 #ifndef KERNEL_KERNEL_H
 #define KERNEL_KERNEL_H
 
 #include <dynhz/types.h>
+#include <dynhz/bootparam.h>
+#include <kernel/arch.h>
 
-/* The boot command line (the multiboot one: it starts with the kernel's path). */
-extern const char *boot_cmdline;
+/* Is the bare flag (or name=...) present on the boot command line? */
+static inline bool cmdline_has(const char *name)
+{
+	const char *const names[] = { name, NULL };
+	struct dz_param p;
 
-/* Is the bare flag (or name=...) present on the command line? */
-bool cmdline_has(const char *name);
+	return dz_cmdline_find(boot_params.cmdline, names, &p);
+}
 
-/* Boot demonstration: sleeps, timers, preemption, with measured durations. */
-void demo_run(void);
+/* Bytes that differ from boot to boot and call to call (AT_RANDOM, getrandom; kernel/sched/sys.c); not for keys. */
+void get_random_bytes(u8 *buf, u32 len);
 
-/* The serial shell; returns when the user asks to power off. */
-void shell_run(void);
-/* Runs one line as if typed at the shell ("hz 100"): the same path. */
-void shell_exec(const char *line);
-
-/* In-kernel tests; prints "selftest: N passed, M failed"; returns M. */
-int selftest_run(void);
-
-/*
- * The user-space test: the check program's system-call checks from ring 3,
- * built with musl and with glibc, faulting programs, then selftest_run();
- * returns the number of failures.
- */
-int usertest_run(void);
-
-/*
- * The user-space check program in the initramfs (user/usertest.c), built
- * with musl and with glibc; runs `path arg` and returns its wait status
- * (or -errno).
- */
-#define USERTEST_PROGRAM "/sbin/usertest"
-#define USERTEST_GLIBC	 "/sbin/usertest-glibc"
-int usertest_program(const char *path, const char *arg);
-
-/*
- * cputest=<seconds>: user, kernel-thread and idle time made on purpose,
- * then one "cputest:" line of the cpu times against the elapsed time
- * (kernel/cputest.c); returns 0 unless init failed. cputest_setup()
- * reads the seconds, at boot.
- */
-int cputest_run(void);
-void cputest_setup(const char *cmdline);
-
-/*
- * ticktest=<ticks>: the cost of the timer tick to a busy CPU under QEMU
- * -icount (empty, with timers due, and as throughput lost by a loop), one
- * "ticktest:" line per measurement (kernel/ticktest.c); returns 0 unless
- * a tick went missing or the TSC does not count instructions (no
- * -icount). ticktest_setup() reads the ticks, at boot.
- */
-int ticktest_run(void);
-void ticktest_setup(const char *cmdline);
-
-/* Shared by the demo, the shell and the self-tests: TSC nanoseconds now. */
-u64 tsc_now_ns(void);
+/* TSC nanoseconds now: the demo's, the shell's, the self-tests' and the accounting's clock. */
+static inline u64 tsc_now_ns(void)
+{
+	return tsc_to_ns(rdtsc());
+}
 
 #endif

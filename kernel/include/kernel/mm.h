@@ -2,7 +2,7 @@
 /*
  * Memory: physical pages, and each process's address space.
  *
- * The loader's memory map gives the pages (kernel/page_alloc.c). The kernel
+ * The loader's memory map gives the pages (kernel/mm/page_alloc.c). The kernel
  * sees the first KERNEL_MAP_TOP bytes of physical memory at the same
  * addresses, in every address space, supervisor-only; pages above that are
  * for user space only, and the kernel reaches one through kmap(). Page
@@ -19,22 +19,14 @@
 #define KERNEL_MM_H
 
 #include <dynhz/types.h>
+#include <kernel/layout.h>
 
-#define PAGE_SIZE     4096U
-#define PAGE_MASK     (~(PAGE_SIZE - 1))
-#define PAGE_ALIGN(x) (((x) + PAGE_SIZE - 1) & PAGE_MASK)
-
-#define KERNEL_MAP_TOP 0x07c00000U /* 124 MiB: the kernel's direct view of memory */
-#define KMAP_BASE      0x07c00000U /* 4 MiB of temporary mappings (kmap) */
-#define USER_START     0x08000000U /* below: the kernel's; a user pointer there is -EFAULT */
-#define USER_TOP       0xc0000000U /* the stack's top; above: the kernel's (the local APIC) */
-#define USER_STACK_MAX 0x00800000U /* 8 MiB reserved for the stack */
-#define USER_MMAP_TOP  (USER_TOP - USER_STACK_MAX - PAGE_SIZE) /* mmap grows down from here */
-#define USER_PIE_BASE  0x56555000U /* where a static-pie is placed, as Linux does */
-
-/* Physical pages (kernel/page_alloc.c). */
-struct multiboot_info;
-void page_alloc_init(const struct multiboot_info *mbi, u32 reserved_start, u32 reserved_end);
+/*
+ * Physical pages (kernel/mm/page_alloc.c): the RAM the loader reported
+ * (arch_ram_range()), but the first megabyte (the BIOS's) and
+ * [reserved_start, reserved_end) (the kernel's image).
+ */
+void page_alloc_init(u32 reserved_start, u32 reserved_end);
 /* Reserves [start, end) (the initramfs), before anything is allocated. */
 void page_reserve(u32 start, u32 end);
 /* A zeroed page: low (inside the kernel's map) or any. 0 when none is left. */
@@ -57,15 +49,6 @@ struct page_stats {
 	u32 kernel; /* the kernel image, its tables and the initramfs */
 };
 void page_stats_read(struct page_stats *st);
-
-/*
- * The kernel's view of a page: direct below KERNEL_MAP_TOP, else a kmap
- * slot, held with interrupts off (the slots are the CPU's): 0 and 1 for
- * copies (fork, exec's stack), 2 page_alloc's clearing, 3 the fill of a
- * page from a program's image.
- */
-void *kmap(u32 pa, unsigned int slot);
-void kunmap(unsigned int slot);
 
 /* Areas of an address space. */
 #define VM_READ	     1U
@@ -106,6 +89,14 @@ int mm_copy(struct mm *dst, struct mm *src);
 void mm_activate(const struct mm *mm);
 /* The kernel's own directory, for kernel threads. */
 void mm_activate_kernel(void);
+/*
+ * The address space of the program the CPU runs: the one uaccess and the
+ * memory calls work in, NULL in a kernel thread. The scheduler sets it
+ * whenever the running thread's process changes (kernel/sched/proc.c,
+ * and the end of a process): memory needs no process table.
+ */
+struct mm *mm_current(void);
+void mm_set_current(struct mm *mm);
 
 /* Adds [start, start+len) as an area (pages are filled on first touch); -ENOMEM, -EINVAL. */
 int mm_add_vma(struct mm *mm, u32 start, u32 len, u32 prot);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The clocks of the Linux i386 ABI (kernel/posix-clock.c): their ids, the
+ * The clocks of the Linux i386 ABI (kernel/time/posix-clock.c): their ids, the
  * time values user space passes (timespec of 32 and 64 bits, timeval),
  * and reading them, for the system calls that take a clock or a time.
  */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Processes: a program in its own address space, run by one kernel thread
- * that drops to ring 3 (kernel/proc.c); loaded from the root file system by
- * kernel/exec.c, copied by fork (kernel/fork.c), ended and reaped by
- * kernel/exit.c. Its CPU time is accounted in nanoseconds on the TSC at
- * every change of mode (kernel/user.c) and reaches user space only in
+ * that drops to ring 3 (kernel/sched/proc.c); loaded from the root file system by
+ * kernel/proc/exec.c, copied by fork (kernel/proc/fork.c), ended and reaped by
+ * kernel/proc/exit.c. Its CPU time is accounted in nanoseconds on the TSC at
+ * every change of mode (kernel/sched/user.c) and reaches user space only in
  * USER_HZ ticks.
  *
  * Every process but those the kernel starts (proc_spawn: init, the shell's
@@ -49,7 +49,7 @@ struct proc {
 	struct files files;
 	struct sigstate sig;
 	struct proc_timers timers;
-	struct list_head cpu_timers; /* its armed CPU-time timers (kernel/cputimer.c) */
+	struct list_head cpu_timers; /* its armed CPU-time timers (kernel/sched/cputimer.c) */
 	u64 tls[PROC_TLS_ENTRIES];   /* descriptors set_thread_area made */
 	u32 clear_child_tid;
 	int exit_signal;   /* sent to the parent at the end: SIGCHLD, or clone's low byte */
@@ -65,7 +65,7 @@ struct proc {
 	bool vfork_waiting;	   /* the parent, until its child releases it */
 	struct proc *vfork_parent; /* the child, until it execs or ends */
 	bool mm_borrowed;	   /* the child's mm is vfork_parent's */
-	/* CPU time, ns on the TSC (kernel/user.c) */
+	/* CPU time, ns on the TSC (kernel/sched/user.c) */
 	u64 utime_ns, stime_ns;
 	u64 cutime_ns, cstime_ns; /* of waited-for children */
 	u64 stamp_ns;		  /* when the running mode was last charged */
@@ -117,14 +117,14 @@ void proc_report_status(const char *who, int status);
 /*
  * Ends the current process with a wait status (exit or signal): its files
  * and memory go, its children pass to init, its parent gets exit_signal
- * and may reap it (kernel/exit.c). Never returns.
+ * and may reap it (kernel/proc/exit.c). Never returns.
  */
 _Noreturn void proc_exit(int wait_status);
 
 /*
  * The current process stops using its address space (exec, exit): a vfork
  * child hands it back to its parent and wakes it, any other frees it
- * (kernel/fork.c).
+ * (kernel/proc/fork.c).
  */
 void proc_release_mm(struct proc *p);
 
@@ -133,10 +133,22 @@ void proc_release_mm(struct proc *p);
 #define W_SIGNALED(sig)	 ((sig)&0x7f)
 #define W_COREDUMP	 0x80 /* never set: no core file is ever written */
 
+/*
+ * Sets one of p's TLS descriptors from the struct user_desc at uinfo in
+ * the current process's memory, as set_thread_area does (kernel/sched/tls.c;
+ * the descriptor is loaded when p runs). can_allocate lets entry_number -1
+ * pick a free slot, written back to uinfo; clone's CLONE_SETTLS may not.
+ * f: the frame that returns p to ring 3, whose segment registers naming a
+ * slot just emptied become null (Linux's fixup), or NULL. 0, -EFAULT,
+ * -EINVAL or -ESRCH (no free slot).
+ */
+struct irq_frame;
+long tls_set(struct proc *p, u32 uinfo, bool can_allocate, struct irq_frame *f);
+
 /* The CPU time of p up to now, in ns. */
 void proc_cputime_ns(struct proc *p, u64 *utime, u64 *stime);
 
-/* Boot: the gate, the fault hook, the process table. After clock_init(). */
+/* Boot, before the first process: fork's page sharing. After clock_init(). */
 void proc_init(void);
 
 #endif

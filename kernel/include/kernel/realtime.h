@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CLOCK_REALTIME (kernel/realtime.c): the CMOS clock's time at boot, kept
+ * CLOCK_REALTIME (kernel/time/realtime.c): the CMOS clock's time at boot, kept
  * from then on by the core's timekeeping (the monotonic clock plus an
  * offset, <dynhz/timekeeping.h>), so that it never drifts from the
  * clocksource. Only dz_timekeeping_set_real_ns() steps it (clock_settime).
@@ -43,11 +43,22 @@ long realtime_settime(s64 sec, s64 nsec);
 long realtime_inject_offset(s64 sec, s64 nsec);
 
 /*
- * The clock was set (kernel/adjtimex.c): the NTP state forgets its
+ * The clock was set (kernel/time/adjtimex.c): the NTP state forgets its
  * synchronisation and a pending leap second, as Linux's ntp_clear().
  * Interrupts off.
  */
 void ntp_clock_was_set(void);
+/*
+ * The clock was stepped (clock_settime, settimeofday, stime, adjtimex's
+ * ADJ_SETOFFSET, a leap second): calls who asked with
+ * clock_was_set_notify(): timerfd (kernel/fs/timerfd.c), whose
+ * TFD_TIMER_CANCEL_ON_SET readers wake with ECANCELED, as Linux's
+ * timerfd_clock_was_set(). Files sit above time: they are called back,
+ * not called. Interrupts off.
+ */
+void clock_was_set(void);
+void clock_was_set_notify(void (*fn)(void));
+
 /* When the monotonic clock was 0 (the boot), in Unix seconds: /proc/stat's btime. */
 u64 realtime_boot_seconds(void);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * HZ changed at runtime, the kernel's side (kernel/retune.c; the core's is
+ * HZ changed at runtime, the kernel's side (kernel/time/retune.c; the core's is
  * <dynhz/retune.h>): the interfaces that change it (the shell's `hz N`,
  * /proc/sys/kernel/hz, the dynhz_hz system call) and the rebasing of a
  * jiffies count a thread carries across a change.
@@ -28,7 +28,7 @@
 
 void retune_init(void);
 
-/* The TSC when the first retune hook ran, at the last change (kernel/retunebench.c). */
+/* The TSC when the first retune hook ran, at the last change (kernel/test/retunebench.c). */
 extern u64 retune_hooks_tsc;
 
 /**
@@ -56,11 +56,5 @@ long retune_rebase(long timeout, u32 *gen);
  * build); the core has printed its one line.
  */
 int hz_set_str(const char *s, u32 len);
-
-/* The selftest of the retune boot mode (kernel/retunetest.c). */
-void retunetest_setup(const char *cmdline);
-int retunetest_run(void);
-/* The interrupt-off window of a change with 1, 1000, 100000 timers pending (kernel/retunebench.c). */
-int retunebench_run(void);
 
 #endif

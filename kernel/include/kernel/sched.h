@@ -126,7 +126,25 @@ u64 sched_acct_start_ns(void);
 /* A thread's CPU time up to now, in USER_HZ ticks rounded down. */
 dz_uclock_t sched_thread_cputime(struct thread *t);
 
-/* Sleeping (kernel/sleep.c). */
+/*
+ * The load average (kernel/sched/loadavg.c), Linux's: fixed point with
+ * FSHIFT bits of fraction, sampled every 5 s. loadavg_start() starts the
+ * sampling with the first process (the timer wheel is up by then; once is
+ * enough, more is harmless); loadavg_reset() forgets it (a new root).
+ */
+#define FSHIFT	11
+#define FIXED_1 (1UL << FSHIFT)
+void loadavg_start(void);
+void loadavg_reset(void);
+/* The three averages plus offset, shifted left by shift: Linux's call, for sysinfo and /proc. */
+void get_avenrun(unsigned long *loads, unsigned long offset, int shift);
+/* Processes running or waiting uninterruptibly now (returned), alive (*total), the last pid. */
+unsigned int loadavg_count(unsigned int *total, int *last_pid);
+/* The sampling timer (/proc/timer_list names it). */
+struct timer_list;
+const struct timer_list *loadavg_timer(void);
+
+/* Sleeping (kernel/time/sleep.c). */
 long schedule_timeout(long timeout);
 /* A count carried with its HZ generation (kernel/retune.h): rebased before it is armed. */
 long schedule_timeout_gen(long timeout, u32 *gen);
@@ -135,7 +153,7 @@ long schedule_timeout_uninterruptible(long timeout);
 void msleep(unsigned int msecs);
 
 /*
- * Sleeping on an hrtimer (kernel/sleep.c), Linux's names and meaning:
+ * Sleeping on an hrtimer (kernel/time/sleep.c), Linux's names and meaning:
  * sleep in the state the caller set until *expires (on clock_id, ABS or
  * REL) plus up to delta ns, or until woken. expires NULL: no limit; a
  * zero *expires returns at once. Returns 0 when the time came, -EINTR

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The Linux i386 signal frames, byte for byte, as kernel/signal.c builds
+ * The Linux i386 signal frames, byte for byte, as kernel/sched/signal.c builds
  * them on the user stack and as glibc, musl and debuggers read them
  * (Linux: arch/x86/include/asm/sigframe.h, uapi/asm/sigcontext.h,
  * uapi/asm-generic/siginfo.h). Fixed-width members only, so the layout is

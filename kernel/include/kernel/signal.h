@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Signals as Linux i386 delivers them (kernel/signal.c): per-process
+ * Signals as Linux i386 delivers them (kernel/sched/signal.c): per-process
  * actions set by rt_sigaction, a blocked mask, pending signals delivered
  * on the way back to ring 3 by a frame on the user stack that sigreturn
  * (or rt_sigreturn) undoes; default actions for the rest. The interval
- * timers (alarm, setitimer) that send SIGALRM are in kernel/itimer.c.
+ * timers (alarm, setitimer) that send SIGALRM are in kernel/time/itimer.c.
  */
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
@@ -106,30 +106,31 @@ struct proc_timers {
 	int next_timer_id;	 /* timer_create's next id to try */
 };
 
-/* A new process (p zeroed or initialized before): default actions, nothing pending, timers off. */
+/*
+ * A new process (p zeroed or initialized before): default actions,
+ * nothing pending. Its timers are kernel/time/'s (<kernel/timers.h>).
+ */
 void signal_proc_init(struct proc *p);
 /*
  * execve in p, as Linux: caught signals go back to their default action,
- * ignored ones stay ignored; the mask, pending signals and timers stay.
+ * ignored ones stay ignored; the mask and pending signals stay.
  */
 void signal_proc_exec(struct proc *p);
-/* The process ends: its timers stop. */
-void signal_proc_exit(struct proc *p);
 
 /*
- * The process's POSIX timers (kernel/timer_create.c): deleted on exec and
- * exit; told when signals leave the pending set (delivered: sig, or
- * discarded: the bits of gone), interrupts off, to re-arm periodic timers
- * and fill the delivered signal's overrun count in its origin.
+ * The timers that send signals (kernel/time/, above this room) hear when
+ * their signals leave a pending set, interrupts off, to re-arm a periodic
+ * timer (Linux's dequeue_signal()): taken(p, gone, sig) when signals were
+ * delivered (sig) or discarded (the bits of gone), for the POSIX timers,
+ * which also fill the delivered signal's overrun count in its origin;
+ * alarm_taken(p) when SIGALRM left it, taken or discarded at delivery, for
+ * ITIMER_REAL. Set once at boot (proc_timers_init()).
  */
-void ptimer_proc_exit(struct proc *p);
-void ptimer_signals_taken(struct proc *p, u64 gone, int sig);
-
-/* The process's interval timers (kernel/itimer.c): set up, and stopped for good. */
-void itimer_proc_init(struct proc *p);
-void itimer_proc_exit(struct proc *p);
-/* SIGALRM left the pending set (taken or discarded), interrupts off: a periodic ITIMER_REAL goes on. */
-void itimer_real_signal_taken(struct proc *p);
+struct signal_timer_hooks {
+	void (*taken)(struct proc *p, u64 gone, int sig);
+	void (*alarm_taken)(struct proc *p);
+};
+void signal_set_timer_hooks(const struct signal_timer_hooks *h);
 
 /* Makes sig pending for p and wakes it if it sleeps interruptibly. Any context. */
 void signal_send(struct proc *p, int sig);
@@ -164,8 +165,10 @@ const char *signal_name_of(int sig);
  * On the way back to ring 3 (after a system call, an interrupt or an
  * exception from user mode), interrupts off: delivers the pending signals
  * to f, building the handler's frame on the user stack, or taking the
- * default action (which may end the process: it does not return then).
+ * default action. Returns 0, or the signal whose default action ends the
+ * process (its line printed, interrupts on): the caller ends it
+ * (kernel/proc/fault.c, user_return()).
  */
-void signal_return_to_user(struct irq_frame *f);
+int signal_return_to_user(struct irq_frame *f);
 
 #endif

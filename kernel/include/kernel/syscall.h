@@ -6,8 +6,9 @@
  *
  * A handler is defined with SYSCALL_DEFINEn(name, type, arg, ...), which
  * makes `long sys_name(const struct syscall_args *)` for the table in
- * kernel/syscall.c; the numbers are in kernel/syscalls.h. Every user
- * pointer is a u32 and reaches memory only through kernel/uaccess.h.
+ * kernel/syscall.c; the numbers are in each room's table beside the calls
+ * (kernel/<room>/syscalls.h). Every user pointer is a u32 and reaches
+ * memory only through kernel/uaccess.h.
  */
 #ifndef KERNEL_SYSCALL_H
 #define KERNEL_SYSCALL_H
@@ -23,9 +24,13 @@ struct syscall_args {
 
 typedef long (*syscall_fn_t)(const struct syscall_args *args);
 
+/* Each makes the handler's prototype first: the tables are the gate's alone. */
+#define SYSCALL_PROTO(name) long sys_##name(const struct syscall_args *args)
 #define SYSCALL_DEFINE0(name) \
+	SYSCALL_PROTO(name);  \
 	long sys_##name(const struct syscall_args *args __attribute__((unused)))
 #define SYSCALL_DEFINE1(name, t1, a1)                    \
+	SYSCALL_PROTO(name);                             \
 	static long do_sys_##name(t1 a1);                \
 	long sys_##name(const struct syscall_args *args) \
 	{                                                \
@@ -33,6 +38,7 @@ typedef long (*syscall_fn_t)(const struct syscall_args *args);
 	}                                                \
 	static long do_sys_##name(t1 a1)
 #define SYSCALL_DEFINE2(name, t1, a1, t2, a2)                         \
+	SYSCALL_PROTO(name);                                          \
 	static long do_sys_##name(t1 a1, t2 a2);                      \
 	long sys_##name(const struct syscall_args *args)              \
 	{                                                             \
@@ -40,6 +46,7 @@ typedef long (*syscall_fn_t)(const struct syscall_args *args);
 	}                                                             \
 	static long do_sys_##name(t1 a1, t2 a2)
 #define SYSCALL_DEFINE3(name, t1, a1, t2, a2, t3, a3)                                 \
+	SYSCALL_PROTO(name);                                                          \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3);                               \
 	long sys_##name(const struct syscall_args *args)                              \
 	{                                                                             \
@@ -47,6 +54,7 @@ typedef long (*syscall_fn_t)(const struct syscall_args *args);
 	}                                                                             \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3)
 #define SYSCALL_DEFINE4(name, t1, a1, t2, a2, t3, a3, t4, a4)                        \
+	SYSCALL_PROTO(name);                                                         \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4);                       \
 	long sys_##name(const struct syscall_args *args)                             \
 	{                                                                            \
@@ -55,6 +63,7 @@ typedef long (*syscall_fn_t)(const struct syscall_args *args);
 	}                                                                            \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4)
 #define SYSCALL_DEFINE5(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5)                \
+	SYSCALL_PROTO(name);                                                         \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5);                \
 	long sys_##name(const struct syscall_args *args)                             \
 	{                                                                            \
@@ -63,6 +72,7 @@ typedef long (*syscall_fn_t)(const struct syscall_args *args);
 	}                                                                            \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5)
 #define SYSCALL_DEFINE6(name, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6)         \
+	SYSCALL_PROTO(name);                                                          \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6);          \
 	long sys_##name(const struct syscall_args *args)                              \
 	{                                                                             \
@@ -71,12 +81,7 @@ typedef long (*syscall_fn_t)(const struct syscall_args *args);
 	}                                                                             \
 	static long do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6)
 
-/* Every handler the table may name (weak: a missing one answers -ENOSYS). */
-#define SYSCALL(nr, name) long sys_##name(const struct syscall_args *args) __attribute__((weak));
-#include <kernel/syscalls.h>
-#undef SYSCALL
-
-/* dynhz's own call, NR_DYNHZ_HZ (kernel/retune.h, kernel/retune.c). */
+/* dynhz's own call, NR_DYNHZ_HZ (kernel/retune.h, kernel/time/retune.c). */
 long sys_dynhz_hz(const struct syscall_args *args);
 
 /* The entry from the system-call gate (kernel/syscall.c). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CPU-time accounting of user programs (kernel/user.c). A process's time
+ * CPU-time accounting of user programs (kernel/sched/user.c). A process's time
  * is charged in nanoseconds on the TSC at every change of mode (system
  * call in and out, switch in and out) and reaches user space only in
  * USER_HZ ticks.
@@ -46,7 +46,7 @@ struct rusage_ns {
 	u64 utime_ns, stime_ns;
 	u32 maxrss_kb, minflt;
 };
-/* Writes it as Linux i386's struct rusage (72 bytes) at uru: 0 or -EFAULT (kernel/posix-timers.c). */
+/* Writes it as Linux i386's struct rusage (72 bytes) at uru: 0 or -EFAULT (kernel/time/posix-timers.c). */
 long put_rusage(u32 uru, const struct rusage_ns *r);
 
 /* Nanoseconds to USER_HZ ticks, rounded down (statistics). */
@@ -55,7 +55,7 @@ dz_uclock_t nsecs_to_clock_t(u64 ns);
 /* The `cpu` line of /proc/stat and the processes' times (shell and usertest). */
 void user_stat_print(void);
 
-/* The scheduler's switch of address space, TLS and FPU (kernel/proc.c). */
+/* The scheduler's switch of address space, TLS and FPU (kernel/sched/proc.c). */
 void proc_switch(struct thread *prev, struct thread *next);
 
 #endif

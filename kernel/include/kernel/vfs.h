@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Files: the read-only root from the initramfs (kernel/initramfs.c), /proc
- * (kernel/procfs.c) mounted on it, and the console; each process's table
- * of file descriptors. The file system calls are in kernel/file.c.
+ * Files: the read-only root from the initramfs (kernel/fs/initramfs.c), /proc
+ * (kernel/fs/procfs.c) mounted on it, and the console; each process's table
+ * of file descriptors. The file system calls are in kernel/fs/file.c.
  */
 #ifndef KERNEL_VFS_H
 #define KERNEL_VFS_H
@@ -46,11 +46,5 @@ void files_copy(struct files *dst, const struct files *src);
  */
 int vfs_exec_image(const char *cwd, const char *path, const void **data, u32 *size, char *abspath,
 		   size_t abslen);
-
-/*
- * The load averages /proc/loadavg shows (fixed point, 11 bits of
- * fraction), plus offset, shifted left by shift: Linux's call, for sysinfo.
- */
-void get_avenrun(unsigned long *loads, unsigned long offset, int shift);
 
 #endif

@@ -11,11 +11,6 @@
 #define QEMU_EXIT_SUCCESS 0x10
 #define QEMU_EXIT_FAILURE 0x11
 
-_Noreturn void machine_exit(unsigned char code);
-_Noreturn void machine_poweroff(void);
-/* Stops the CPU for good, the machine left on (reboot(2)'s halt). */
-_Noreturn void machine_halt(void);
-/* Resets the machine (reboot(2)'s restart); QEMU with -no-reboot exits, status 0. */
-_Noreturn void machine_restart(void);
+/* machine_exit() and the others are <kernel/arch.h>'s. */
 
 #endif

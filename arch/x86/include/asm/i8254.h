@@ -40,9 +40,6 @@ void pit_idle_use_lapic(void);
 /* Whether pit_idle_use_lapic() was called: the LAPIC timer is the PIT's one-shot. */
 bool pit_idle_on_lapic(void);
 
-/* Ticks whose interrupt was merged into the next one, and counted from the TSC. */
-unsigned long pit_lost_ticks(void);
-
 /*
  * Runs channel 0 periodically at `divisor`, halting, and stores what
  * sample() reads at the first tick and every `ticks` ticks after it, in

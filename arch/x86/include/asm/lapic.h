@@ -16,9 +16,6 @@ extern struct clock_event_device lapic_clockevent;
 /* Enables the local APIC and calibrates its timer; false if there is none. */
 bool lapic_init(void);
 
-/* The calibrated timer rate in Hz (divide-by-1). */
-u64 lapic_timer_hz(void);
-
 /*
  * Delivers the timer's interrupts to dev->event_handler instead of
  * lapic_clockevent's: the timer then serves another device (the PIT's

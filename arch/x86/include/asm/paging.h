@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * i386 paging, two levels of 4 KiB pages (arch/x86/paging.c). Every page
- * directory shares the kernel's tables: the low KERNEL_MAP_TOP bytes of
- * physical memory at their own addresses, the kmap window above them and
- * the local APIC's page at the top, all supervisor-only. The rest below
- * USER_TOP is the process's.
+ * i386 paging, two levels of 4 KiB pages (arch/x86/paging.c; its calls are
+ * declared in <kernel/arch.h>, which includes this for the entry bits and
+ * the inline primitives). Every page directory shares the kernel's
+ * tables: the low KERNEL_MAP_TOP bytes of physical memory at their own
+ * addresses, the kmap window above them and the local APIC's page at the
+ * top, all supervisor-only. The rest below USER_TOP is the process's.
  */
 #ifndef ASM_PAGING_H
 #define ASM_PAGING_H
@@ -17,19 +18,6 @@
 #define PTE_PWT	 0x008U
 #define PTE_PCD	 0x010U /* uncached: device memory */
 #define PTE_ADDR 0xfffff000U
-
-/* Builds the kernel's tables and turns paging on (CR0.PG, CR0.WP). */
-void paging_init(void);
-/* The kernel's own page directory (physical). */
-u32 paging_kernel_pgdir(void);
-/* A new directory: a zeroed low page with the kernel's entries; 0 if none left. */
-u32 paging_new_pgdir(void);
-
-/*
- * The entry for va in the directory pgdir, making its table (a low page)
- * when create is set; NULL when there is none (or none could be made).
- */
-u32 *paging_pte(u32 pgdir, u32 va, bool create);
 
 static inline void load_cr3(u32 pgdir)
 {

@@ -15,7 +15,4 @@ void irq_register(unsigned int irq, irq_handler_t fn, void *data);
 void pic_mask(unsigned int irq);
 void pic_unmask(unsigned int irq);
 
-/* Spurious IRQ 7/15 seen so far (for stat). */
-unsigned long pic_spurious_count(void);
-
 #endif

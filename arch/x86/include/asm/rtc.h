@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CMOS real-time clock (MC146818 and compatibles), read once at boot
- * for CLOCK_REALTIME (kernel/realtime.c). The kernel never writes it.
+ * for CLOCK_REALTIME (rtc_boot_seconds() of <kernel/arch.h>, for
+ * kernel/time/realtime.c). The kernel never writes it.
  *
  * The decoding is split from the port I/O so that the hosted tests
  * (tests/rtc) can feed it a simulated CMOS: rtc_read() takes the register
@@ -90,8 +91,5 @@ u64 rtc_time_to_unix(const struct rtc_time *tm);
  * that a dead clock battery still gives a plausible, recognisable time).
  */
 u64 rtc_read_seconds(rtc_reg_reader_t read);
-
-/* The CMOS clock's time at boot, through the ports: rtc_read_seconds(). */
-u64 rtc_boot_seconds(void);
 
 #endif

@@ -5,13 +5,11 @@
 
 #include <dynhz/types.h>
 
-/* Measures the TSC rate and registers it as the clocksource; returns the rate in Hz. */
+/*
+ * Measures the TSC rate and registers it as the clocksource; returns the
+ * rate in Hz (arch_clock_init()). tsc_hz() and tsc_to_ns() are
+ * <kernel/arch.h>'s.
+ */
 u64 tsc_init(void);
-
-/* The calibrated rate in Hz (0 before tsc_init). */
-u64 tsc_hz(void);
-
-/* TSC counts to nanoseconds, rounded down (for measurements). */
-u64 tsc_to_ns(u64 cycles);
 
 #endif
