@@ -4,7 +4,7 @@
 #	compare.sh [-m nohz|periodic] [-l LABEL] [-b HZADVISE] TRACE_A HZ_A TRACE_B HZ_B
 #
 # TRACE_A was recorded at hz=HZ_A, TRACE_B at hz=HZ_B with the same
-# workloads (tests/advisor/guest-record.sh). hzadvise predicts HZ_B (tick
+# workloads (tests/advisor-linux/guest-record.sh). hzadvise predicts HZ_B (tick
 # mode -m, default nohz) from TRACE_A alone; the observation is TRACE_B,
 # read here with awk, not by hzadvise:
 #

@@ -1,5 +1,5 @@
 #!/bin/bash
-# console-trace: the trace tests/advisor/guest-record.sh printed on a
+# console-trace: the trace tests/advisor-linux/guest-record.sh printed on a
 # console, back as trace text.
 #
 #	console-trace.sh LOG NAME OUT

@@ -22,7 +22,7 @@
 # in base64 lines: 10 times less for the console to carry), "text"
 # otherwise (each trace line as it is). Every line of it starts with "hzt:"
 # so that kernel messages printed amid it are left out by the host's
-# tests/advisor/console-trace.sh. L is the events the ring buffer lost
+# tests/advisor-linux/console-trace.sh. L is the events the ring buffer lost
 # (per_cpu/cpu*/stats "overrun"); a trace with L > 0 is incomplete. With
 # -o FILE the trace is written to FILE instead (as trace text), and the
 # markers say so ("FORMAT" = file). The first trace line is a comment as

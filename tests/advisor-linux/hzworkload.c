@@ -30,7 +30,7 @@
  * when it ends: "hzworkload: NAME wakeups=N seconds=S" (N: the waits it
  * made); the parent then "hzworkload: done". Exit status 0, or 1 with one
  * line naming what failed. Static, for the Linux port's initramfs
- * (tests/advisor/guest-record.sh runs it under ftrace).
+ * (tests/advisor-linux/guest-record.sh runs it under ftrace).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
