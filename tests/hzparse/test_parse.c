@@ -676,9 +676,9 @@ static struct outcome read_text(const char *name, const char *text)
 #define L_HEXPIRE                                                                                 \
 	"  t-1 [000] d.h1. 1.000006: hrtimer_expire_entry: hrtimer=2 function=tick_nohz_handler " \
 	"now=9\n"
-#define L_STOP	  "  <idle>-0 [000] d..1. 1.000007: tick_stop: success=1 dependency=NONE\n"
-#define L_OTHER	  "  t-1 [000] d..1. 1.000008: sched_waking: comm=x pid=2 prio=120\n"
-#define L_SWITCH                                                                               \
+#define L_STOP	"  <idle>-0 [000] d..1. 1.000007: tick_stop: success=1 dependency=NONE\n"
+#define L_OTHER "  t-1 [000] d..1. 1.000008: sched_waking: comm=x pid=2 prio=120\n"
+#define L_SWITCH                                                                          \
 	"  t-1 [000] d..2. 1.000009: sched_switch: prev_comm=t prev_pid=1 prev_prio=120 " \
 	"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
 #define L_IDLE	  "  <idle>-0 [000] d..1. 1.000010: cpu_idle: state=1 cpu_id=0\n"
@@ -712,9 +712,9 @@ static void test_reader_counts(void)
 	o = read_text("tc.txt", "version = 6\ncpus=3\n" ALL_SEVEN L_OTHER);
 	expect_seven("trace-cmd", &o, HZ_FMT_TRACE_CMD);
 	/* CR LF, and a last event without its newline: whole, so accepted */
-	o = read_text("crlf.txt",
-		      "#\r\n\r\n" L_START L_CANCEL L_EXPIRE L_HSTART L_HCANCEL L_HEXPIRE L_SWITCH
-			      L_IDLE L_OTHER "  <idle>-0 [000] d..1. 1.000007: tick_stop: success=1");
+	o = read_text("crlf.txt", "#\r\n\r\n" L_START L_CANCEL L_EXPIRE L_HSTART L_HCANCEL L_HEXPIRE
+					  L_SWITCH L_IDLE L_OTHER
+				  "  <idle>-0 [000] d..1. 1.000007: tick_stop: success=1");
 	expect_seven("CR LF, no last newline", &o, HZ_FMT_TRACE_PIPE);
 }
 
@@ -982,8 +982,9 @@ static void test_close_early(void)
 /* ---- --count ---- */
 
 static const char *const type_names[HZ_EV_TYPES] = {
-	"timer_start",	  "timer_cancel",	  "timer_expire_entry", "hrtimer_start",
-	"hrtimer_cancel", "hrtimer_expire_entry", "tick_stop", "sched_switch", "cpu_idle",
+	"timer_start",	 "timer_cancel",   "timer_expire_entry",
+	"hrtimer_start", "hrtimer_cancel", "hrtimer_expire_entry",
+	"tick_stop",	 "sched_switch",   "cpu_idle",
 };
 
 static int count(const char *path)

@@ -68,7 +68,7 @@ struct options {
 	unsigned int nhz;
 	bool hz_given;
 	double max_late_us;
-	bool wheel_linux; /* --wheel linux (default) or dynhz */
+	bool wheel_linux;    /* --wheel linux (default) or dynhz */
 	double max_late_pct; /* a program's timers may be this % of what they ask for late */
 	const char *html;    /* --html FILE */
 	bool no_programs;    /* --programs 0: no program: lines */
@@ -134,16 +134,17 @@ enum rec_type { REC_START, REC_CANCEL, REC_EXPIRE, REC_HRIRQ, REC_MARK };
 #define VAL_T(v)     ((v) >> VAL_EXP_BITS)
 #define VAL_T_NONE   0xffffffULL /* no timeout= in the trace: from the jiffy grid */
 /* RF_CHAIN's gap: ns in the low bits; above, the recorded expiry's jiffies past its bucket. */
-#define GAP_NS_BITS	26
-#define GAP_NS(g)	((g) & ((1U << GAP_NS_BITS) - 1))
-#define GAP_EXCESS(g)	((g) >> GAP_NS_BITS)
-#define GAP_EXCESS_MAX	63U
+#define GAP_NS_BITS    26
+#define GAP_NS(g)      ((g) & ((1U << GAP_NS_BITS) - 1))
+#define GAP_EXCESS(g)  ((g) >> GAP_NS_BITS)
+#define GAP_EXCESS_MAX 63U
 struct rec {
-	u64 ts;	      /* trace clock, ns */
-	u64 val;      /* REC_START: VAL_EXP expires, VAL_T timeout; REC_HRIRQ: late ns or UINT64_MAX */
+	u64 ts;	 /* trace clock, ns */
+	u64 val; /* REC_START: VAL_EXP expires, VAL_T timeout; REC_HRIRQ: late ns or UINT64_MAX */
 	uint32_t idx; /* the timer, interned: 0, 1, 2... */
 	uint32_t aux; /* RF_LOCAL: ns to the next local event, saturated (UINT32_MAX: none) */
-	uint32_t gap; /* RF_CHAIN: from the timer's last expiry to this start (GAP_NS, GAP_EXCESS) */
+	uint32_t
+		gap; /* RF_CHAIN: from the timer's last expiry to this start (GAP_NS, GAP_EXCESS) */
 	uint8_t prog; /* whose (struct prog), 0: none */
 	uint8_t type;
 	uint16_t flags;
@@ -162,13 +163,14 @@ struct source {
 	u64 back, back_cpu_n; /* events whose timestamp went back on their CPU (dropped); CPUs */
 	unsigned int back_first_cpu;
 	char back_first[160];
-	u64 jumps; /* events whose timestamp leapt over a minute ahead (dropped) */
-	bool has_sched;	 /* sched_switch or cpu_idle: busy and idle are the trace's own */
+	u64 jumps;	/* events whose timestamp leapt over a minute ahead (dropped) */
+	bool has_sched; /* sched_switch or cpu_idle: busy and idle are the trace's own */
 	u64 first_ts, last_ts;
 	unsigned int ncpu;
 	u64 *cpu_wakeups; /* observed, per CPU */
 	u64 wakeups;
 	u64 *cpu_events; /* spooled records per CPU */
+	u64 *cpu_back;	 /* events dropped per CPU: their timestamp went back */
 	FILE **spool;
 	uint32_t ntimers; /* distinct timers (rec.idx < ntimers) */
 	struct hist late; /* observed lateness of jiffies timers, ns */
@@ -232,7 +234,7 @@ struct result {
 	double tick_cpu_ns;
 	u64 events; /* records replayed */
 	unsigned int nblocks, nprog;
-	u64 *block_wakeups;  /* per block */
+	u64 *block_wakeups;   /* per block */
 	double *block_energy; /* per block, J */
 	struct presult *prog; /* per program, or NULL */
 };
@@ -256,7 +258,7 @@ int parse_cstates(const char *spec, struct options *o, char *err, size_t errlen)
 
 /* Results to the terminal, lines, CSV; the advice. */
 struct advice {
-	int pick; /* index into the results, -1 for none */
+	int pick;   /* index into the results, -1 for none */
 	bool noise; /* no setting differs from the recorded one by more than the noise */
 	char reason[1024];
 	char hurt[1024]; /* which program a low HZ makes late, and by how much */
@@ -272,8 +274,7 @@ int write_html(const char *path, const struct options *o, const struct source *s
 	       const struct result *res, unsigned int n, int recorded, const struct advice *a,
 	       char *err, size_t errlen);
 void advise(const struct options *o, const struct source *s, const struct result *res,
-	    unsigned int n, int recorded,
-	    struct advice *a);
+	    unsigned int n, int recorded, struct advice *a);
 void report(FILE *f, const struct options *o, const struct source *s, struct result *const *cpu,
 	    const struct result *res, unsigned int n, int recorded, const struct advice *a);
 int write_csv(const char *path, const struct source *s, struct result *const *cpu,

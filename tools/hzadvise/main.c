@@ -394,13 +394,16 @@ static void input_warnings(const char *path, const struct source *s)
 			(unsigned long long)s->bad, s->bad == 1 ? "" : "s", s->first_bad);
 	if (s->truncated)
 		fprintf(stderr, "hzadvise: %s: the last line is cut short: skipped\n", path);
-	if (s->back)
+	if (s->back) {
 		fprintf(stderr,
-			"hzadvise: %s: %llu event%s on %llu CPU%s went back in time: dropped "
-			"(first: %s)\n",
-			path, (unsigned long long)s->back, s->back == 1 ? "" : "s",
-			(unsigned long long)s->back_cpu_n, s->back_cpu_n == 1 ? "" : "s",
-			s->back_first);
+			"hzadvise: %s: %llu event%s went back in time on their CPU: dropped (",
+			path, (unsigned long long)s->back, s->back == 1 ? "" : "s");
+		for (unsigned int c = 0; c < s->ncpu; c++)
+			if (s->cpu_back[c])
+				fprintf(stderr, "cpu %u: %llu, ", c,
+					(unsigned long long)s->cpu_back[c]);
+		fprintf(stderr, "first: %s)\n", s->back_first);
+	}
 	if (s->jumps)
 		fprintf(stderr,
 			"hzadvise: %s: %llu event%s leapt more than a minute ahead of the trace: "

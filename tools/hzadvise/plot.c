@@ -141,7 +141,9 @@ static void script(FILE *f, const struct options *o, const struct source *s,
 		"set yrange [0:1.02]\nplot ",
 		s->hz, s->nohz ? "tickless" : "periodic");
 	for (unsigned int i = 0; i < n; i++)
-		fprintf(f, "'lateness.dat' index %u with steps lw 2 lc rgb '%s' dt %u title 'hz=%u %s', ",
+		fprintf(f,
+			"'lateness.dat' index %u with steps lw 2 lc rgb '%s' dt %u title 'hz=%u "
+			"%s', ",
 			i, colour_of(res, n, res[i].hz), res[i].nohz ? 1 : 2, res[i].hz,
 			res[i].nohz ? "tickless" : "periodic");
 	fprintf(f, "'lateness.dat' index %u with steps lw 3 lc rgb 'black' title 'observed'\n", n);
@@ -265,10 +267,14 @@ static void svg_wakeups(FILE *f, const struct source *s, const struct result *re
 	xlo /= 1.3;
 	xhi *= 1.3;
 	ymax = ymax * 1.1 + 1;
-	fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
-		   "font-family='sans-serif'>\n", W, H);
-	fprintf(f, "<text x='%d' y='18' font-size='14'>Timer wakeups per second against HZ "
-		   "(bars: 95 %% intervals)</text>\n", ML);
+	fprintf(f,
+		"<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
+		"font-family='sans-serif'>\n",
+		W, H);
+	fprintf(f,
+		"<text x='%d' y='18' font-size='14'>Timer wakeups per second against HZ "
+		"(bars: 95 %% intervals)</text>\n",
+		ML);
 	fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='none' stroke='#999'/>\n", ML,
 		MT, W - ML - MR, H - MT - MB);
 	for (int k = 0; k <= 4; k++) {
@@ -285,8 +291,10 @@ static void svg_wakeups(FILE *f, const struct source *s, const struct result *re
 		const char *col = m ? "#1f77b4" : "#555555", *dash = m ? "none" : "6,4";
 		bool first = true;
 
-		fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2.5' "
-			   "stroke-dasharray='%s' points='", col, dash);
+		fprintf(f,
+			"<polyline fill='none' stroke='%s' stroke-width='2.5' "
+			"stroke-dasharray='%s' points='",
+			col, dash);
 		for (unsigned int i = 0; i < n; i++)
 			if (res[i].nohz == (bool)m) {
 				fprintf(f, "%s%.1f,%.1f", first ? "" : " ", lx(res[i].hz, xlo, xhi),
@@ -305,8 +313,8 @@ static void svg_wakeups(FILE *f, const struct source *s, const struct result *re
 			fprintf(f,
 				"<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='%s'/>"
 				"<circle cx='%.1f' cy='%.1f' r='4' fill='%s'/>\n",
-				x, ly(v - e, 0, ymax), x, ly(v + e, 0, ymax), col, x, ly(v, 0, ymax),
-				col);
+				x, ly(v - e, 0, ymax), x, ly(v + e, 0, ymax), col, x,
+				ly(v, 0, ymax), col);
 		}
 		legend(f, (unsigned int)m, col, dash, m ? "tickless idle" : "periodic");
 	}
@@ -314,8 +322,10 @@ static void svg_wakeups(FILE *f, const struct source *s, const struct result *re
 		double x = lx(s->hz, xlo, xhi), y = ly(s->wakeups / span, 0, ymax);
 		char label[64];
 
-		fprintf(f, "<path d='M %.1f %.1f l 8 8 l -8 8 l -8 -8 z' fill='none' stroke='black' "
-			   "stroke-width='2.5'/>\n", x, y - 8);
+		fprintf(f,
+			"<path d='M %.1f %.1f l 8 8 l -8 8 l -8 -8 z' fill='none' stroke='black' "
+			"stroke-width='2.5'/>\n",
+			x, y - 8);
 		snprintf(label, sizeof(label), "observed (hz=%u %s)", s->hz,
 			 s->nohz ? "tickless" : "periodic");
 		legend(f, 2, "black", "2,2", label);
@@ -324,21 +334,24 @@ static void svg_wakeups(FILE *f, const struct source *s, const struct result *re
 }
 
 /* The lateness CDFs: a colour per HZ, solid tickless, dashed periodic, the observed in black. */
-static void svg_lateness(FILE *f, const struct source *s, const struct result *res,
-			 unsigned int n)
+static void svg_lateness(FILE *f, const struct source *s, const struct result *res, unsigned int n)
 {
 	double xlo = 1, xhi = 10;
 	unsigned int row = 0;
 
 	for (unsigned int i = 0; i < n; i++)
 		xhi = (double)res[i].late.max / 1e3 + 1 > xhi ? (double)res[i].late.max / 1e3 + 1
-							       : xhi;
+							      : xhi;
 	xhi = (double)s->late.max / 1e3 + 1 > xhi ? (double)s->late.max / 1e3 + 1 : xhi;
 	xhi *= 1.5;
-	fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
-		   "font-family='sans-serif'>\n", W, H);
-	fprintf(f, "<text x='%d' y='18' font-size='14'>How late timers fire: share at or below "
-		   "each lateness</text>\n", ML);
+	fprintf(f,
+		"<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
+		"font-family='sans-serif'>\n",
+		W, H);
+	fprintf(f,
+		"<text x='%d' y='18' font-size='14'>How late timers fire: share at or below "
+		"each lateness</text>\n",
+		ML);
 	fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='none' stroke='#999'/>\n", ML,
 		MT, W - ML - MR, H - MT - MB);
 	for (double d = 1; d <= xhi; d *= 10)
@@ -357,8 +370,10 @@ static void svg_lateness(FILE *f, const struct source *s, const struct result *r
 		u64 seen = 0;
 		char label[64];
 
-		fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='%s' stroke-dasharray='%s' "
-			   "points='%.1f,%.1f", col, i < n ? "2" : "3", dash, px, py);
+		fprintf(f,
+			"<polyline fill='none' stroke='%s' stroke-width='%s' stroke-dasharray='%s' "
+			"points='%.1f,%.1f",
+			col, i < n ? "2" : "3", dash, px, py);
 		for (unsigned int b = 0; b < hist_buckets(h) && h->n; b++) {
 			double x;
 
@@ -367,8 +382,8 @@ static void svg_lateness(FILE *f, const struct source *s, const struct result *r
 			seen += h->count[b];
 			x = lx((double)hist_bucket_low_bits(b, h->bits) / 1e3 + 1, xlo, xhi);
 			py = ly((double)seen / (double)h->n, 0, 1);
-			fprintf(f, " %.1f,%.1f %.1f,%.1f", x, ly((double)(seen - h->count[b]) /
-								 (double)h->n, 0, 1), x, py);
+			fprintf(f, " %.1f,%.1f %.1f,%.1f", x,
+				ly((double)(seen - h->count[b]) / (double)h->n, 0, 1), x, py);
 		}
 		fprintf(f, " %d,%.1f'/>\n", W - MR, py);
 		if (i < n)
@@ -392,22 +407,24 @@ int write_html(const char *path, const struct options *o, const struct source *s
 		snprintf(err, errlen, "--html %s: %s", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>hzadvise</title>\n"
-		   "<style>body{font-family:sans-serif;max-width:980px;margin:2em auto;color:#222}"
-		   "table{border-collapse:collapse;font-size:13px}td,th{padding:3px 8px;"
-		   "border-bottom:1px solid #ddd;text-align:right}th{background:#f4f4f4}"
-		   "td:first-child,th:first-child{text-align:left}.rec{background:#eef6ff}"
-		   ".pick{font-weight:bold}.late{color:#c00}code{background:#f4f4f4;padding:2px 5px;"
-		   "font-size:15px}</style></head><body>\n<h1>Which HZ for this machine</h1>\n");
+	fprintf(f,
+		"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>hzadvise</title>\n"
+		"<style>body{font-family:sans-serif;max-width:980px;margin:2em auto;color:#222}"
+		"table{border-collapse:collapse;font-size:13px}td,th{padding:3px 8px;"
+		"border-bottom:1px solid #ddd;text-align:right}th{background:#f4f4f4}"
+		"td:first-child,th:first-child{text-align:left}.rec{background:#eef6ff}"
+		".pick{font-weight:bold}.late{color:#c00}code{background:#f4f4f4;padding:2px 5px;"
+		"font-size:15px}</style></head><body>\n<h1>Which HZ for this machine</h1>\n");
 	if (a->pick >= 0) {
 		fprintf(f, "<p>Boot with <code>hz=%u nohz=%s</code></p>\n<p>", res[a->pick].hz,
 			res[a->pick].nohz ? "on" : "off");
 		html_text(f, a->reason);
 		fprintf(f, ".</p>\n");
 	}
-	fprintf(f, "<p>The trace: %llu events on %u CPUs over %.1f s, recorded at HZ=%u (%s), %s. "
-		   "Observed: %.1f &plusmn; %.1f wakeups/s. Replayed as %s; &plusmn;: 95 %% "
-		   "intervals over %u blocks of the trace.</p>\n",
+	fprintf(f,
+		"<p>The trace: %llu events on %u CPUs over %.1f s, recorded at HZ=%u (%s), %s. "
+		"Observed: %.1f &plusmn; %.1f wakeups/s. Replayed as %s; &plusmn;: 95 %% "
+		"intervals over %u blocks of the trace.</p>\n",
 		(unsigned long long)s->events, s->ncpu, span, s->hz, s->hz_how,
 		s->nohz ? "tickless idle" : "periodic tick", s->wakeups / span,
 		block_ci(s->block_wakeups, s->nblocks) / span,
@@ -419,24 +436,28 @@ int write_html(const char *path, const struct options *o, const struct source *s
 		const struct result *r = &res[i];
 
 		fprintf(f,
-			"<tr class='%s%s'><td>hz=%u %s%s</td><td>%.1f &plusmn; %.1f</td><td>%.1f</td>"
+			"<tr class='%s%s'><td>hz=%u %s%s</td><td>%.1f &plusmn; "
+			"%.1f</td><td>%.1f</td>"
 			"<td>%.0f</td><td>%.0f</td><td>%.3f</td></tr>\n",
 			(int)i == recorded ? "rec" : "", (int)i == a->pick ? " pick" : "", r->hz,
-			r->nohz ? "tickless" : "periodic",
-			(int)i == recorded ? " (recorded)" : "", r->wakeups / span,
-			block_ci(r->block_wakeups, r->nblocks) / span, r->interrupts / span,
-			hist_quantile(&r->late, 0.5) / 1e3, hist_quantile(&r->late, 0.99) / 1e3,
+			r->nohz ? "tickless" : "periodic", (int)i == recorded ? " (recorded)" : "",
+			r->wakeups / span, block_ci(r->block_wakeups, r->nblocks) / span,
+			r->interrupts / span, hist_quantile(&r->late, 0.5) / 1e3,
+			hist_quantile(&r->late, 0.99) / 1e3,
 			recorded >= 0 && res[recorded].energy_j > 0
 				? r->energy_j / res[recorded].energy_j
 				: 0);
 	}
-	fprintf(f, "</table>\n<p>Energy is a model's, not a measurement: a busy CPU draws %.1f W, "
-		   "an idle interval the deepest C-state its length reaches.</p>\n", o->busy_w);
+	fprintf(f,
+		"</table>\n<p>Energy is a model's, not a measurement: a busy CPU draws %.1f W, "
+		"an idle interval the deepest C-state its length reaches.</p>\n",
+		o->busy_w);
 	svg_lateness(f, s, res, n);
-	fprintf(f, "<h2>Whose timers</h2>\n<p>Fires per second and p99 lateness (ms) of each "
-		   "program's timers; red: later than its budget (--max-late-us %.0f, --max-late-pct "
-		   "%.0f).</p>\n<table><tr><th>program</th><th>observed</th>", o->max_late_us,
-		o->max_late_pct);
+	fprintf(f,
+		"<h2>Whose timers</h2>\n<p>Fires per second and p99 lateness (ms) of each "
+		"program's timers; red: later than its budget (--max-late-us %.0f, --max-late-pct "
+		"%.0f).</p>\n<table><tr><th>program</th><th>observed</th>",
+		o->max_late_us, o->max_late_pct);
 	for (unsigned int i = 0; i < n; i++)
 		fprintf(f, "<th>%u%s</th>", res[i].hz, res[i].nohz ? "n" : "p");
 	fprintf(f, "</tr>\n");

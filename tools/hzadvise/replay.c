@@ -551,7 +551,14 @@ static unsigned long round_at(unsigned long j, unsigned long now, unsigned int h
 /* Starts (or moves) in at its expiry exp (jiffies at H): as Linux files it, or exactly. */
 static void arm(struct ctx *c, struct inst *in, unsigned long exp, bool defer)
 {
+	/*
+	 * Late from the start of the jiffy asked for, or from now when that
+	 * began before the start (the recording kernel's jiffies lagged the
+	 * grid): no timer can run before it is started.
+	 */
 	in->treq = jiffy_ns(c, exp);
+	if (in->treq < c->now)
+		in->treq = c->now;
 	if (c->o->wheel_linux && !in->pre)
 		exp = (unsigned long)linux_bucket_expiry(exp, cur_jiffies(c), c->hz);
 	if (in->hidx)
@@ -636,7 +643,9 @@ static void start(struct ctx *c, const struct rec *r)
 		 */
 		s64 next = source_jiffy_mono(c->s, E - T + 1);
 		u64 t = (s64)c->now < next ? c->now : next > 0 ? (u64)next - 1 : 0;
-		unsigned long cur = (unsigned long)(c->anchor_j + (t < c->anchor_ns ? 0 : (t - c->anchor_ns) / period_ns(c)));
+		unsigned long cur =
+			(unsigned long)(c->anchor_j +
+					(t < c->anchor_ns ? 0 : (t - c->anchor_ns) / period_ns(c)));
 
 		exp = cur + timeout_at(c, T);
 		/* round_jiffies: a whole second of the recording's jiffies, half a second or more ahead. */

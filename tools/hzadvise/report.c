@@ -251,13 +251,15 @@ void advise(const struct options *o, const struct source *s, const struct result
 	a->pick = pick;
 	setting_name(&res[pick], nb, sizeof(nb));
 	if (recorded < 0) {
-		say(a, "%s has the fewest wakeups (%.1f/s) of the %u settings that keep every "
-		       "program's timeouts within budget",
+		say(a,
+		    "%s has the fewest wakeups (%.1f/s) of the %u settings that keep every "
+		    "program's timeouts within budget",
 		    nb, res[pick].wakeups / span, fits);
 	} else if (a->noise) {
-		say(a, "no difference within noise: no setting that keeps every program's timeouts "
-		       "within budget saves wakeups beyond the noise against the recorded %s "
-		       "(%.1f/s; the fewest, %s, %.1f/s, 95 %% interval of the difference +/-%.1f/s)",
+		say(a,
+		    "no difference within noise: no setting that keeps every program's timeouts "
+		    "within budget saves wakeups beyond the noise against the recorded %s "
+		    "(%.1f/s; the fewest, %s, %.1f/s, 95 %% interval of the difference +/-%.1f/s)",
 		    nb, res[pick].wakeups / span, setting_name(&res[best], nr, sizeof(nr)),
 		    res[best].wakeups / span,
 		    block_ci_diff(res[recorded].block_wakeups, res[best].block_wakeups,
@@ -279,7 +281,8 @@ void advise(const struct options *o, const struct source *s, const struct result
 			    res[recorded].wakeups / span, fits);
 		else
 			say(a,
-			    "%s costs %.1f +/- %.1f more wakeups/s than the recorded %s, which makes "
+			    "%s costs %.1f +/- %.1f more wakeups/s than the recorded %s, which "
+			    "makes "
 			    "a program late",
 			    nb, -d, ci, nr);
 	}
@@ -311,8 +314,8 @@ static void table(FILE *f, const struct options *o, const struct source *s,
 	int w = hz_width(res, n);
 	char name[512];
 
-	fprintf(f, "%-*s %-9s %17s %9s %9s %19s %8s", w, "HZ", "mode", "wakeups/s (95%)",
-		"ticks/s", "late p50", "p99 (95%) us", "tick%");
+	fprintf(f, "%-*s %-9s %17s %9s %9s %19s %8s", w, "HZ", "mode", "wakeups/s (95%)", "ticks/s",
+		"late p50", "p99 (95%) us", "tick%");
 	for (unsigned int k = 0; k < o->ncs; k++)
 		fprintf(f, " %6s", o->cs[k].name);
 	fprintf(f, " %13s\n", "energy*");
@@ -324,9 +327,10 @@ static void table(FILE *f, const struct options *o, const struct source *s,
 		hist_quantile_ci(&r->late, 0.99, &lo, &hi);
 		snprintf(ci, sizeof(ci), "%.0f (%.0f-%.0f)", late_us(r, 0.99), lo / 1e3, hi / 1e3);
 		fprintf(f, "%-*s %-9s %9.1f +/-%5.1f %9.1f %9.0f %19s %8.4f", w,
-			result_hz(r, name, sizeof(name)), mode_name(r->nohz), rate(r->wakeups, span),
-			block_ci(r->block_wakeups, r->nblocks) / span, rate(r->interrupts, span),
-			late_us(r, 0.5), ci, 100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu));
+			result_hz(r, name, sizeof(name)), mode_name(r->nohz),
+			rate(r->wakeups, span), block_ci(r->block_wakeups, r->nblocks) / span,
+			rate(r->interrupts, span), late_us(r, 0.5), ci,
+			100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu));
 		for (unsigned int k = 0; k < o->ncs; k++)
 			fprintf(f, " %5.1f%%",
 				r->idle_ns > 0 ? 100 * r->res_ns[k] / r->idle_ns : 0);
@@ -336,9 +340,10 @@ static void table(FILE *f, const struct options *o, const struct source *s,
 				: 0,
 			(int)i == recorded ? "  <- recorded" : "");
 	}
-	fprintf(f, "\n* energy relative to the recorded setting, from a model: a busy CPU draws "
-		   "--busy-w, an idle interval\n  the deepest C-state its length reaches (--cstates), "
-		   "exit latency at busy power. Not a measurement.\n");
+	fprintf(f,
+		"\n* energy relative to the recorded setting, from a model: a busy CPU draws "
+		"--busy-w, an idle interval\n  the deepest C-state its length reaches (--cstates), "
+		"exit latency at busy power. Not a measurement.\n");
 	fprintf(f, "\nidle intervals, by the deepest state each reaches (its target residency):\n");
 	fprintf(f, "%-*s %-9s %9s %9s", w, "HZ", "mode", "intervals", "none");
 	for (unsigned int k = 0; k < o->ncs; k++) {
@@ -429,7 +434,8 @@ static void programs(FILE *f, const struct options *o, const struct source *s,
 			bool bad = judged(s, &res[i], g) && hurt(o, s, &res[i], g, &p, &b);
 
 			fprintf(f, " %6.1f %6.2f%s", rate(pr->fired, span),
-				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0, bad ? "!" : " ");
+				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0,
+				bad ? "!" : " ");
 		}
 		fprintf(f, "\n");
 	}
@@ -478,7 +484,8 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 
 		hist_quantile_ci(&r->late, 0.99, &lo, &hi);
 		fprintf(f,
-			"setting: hz=%s mode=%s wakeups_per_s=%.1f wakeups_ci=%.1f ticks_per_s=%.1f "
+			"setting: hz=%s mode=%s wakeups_per_s=%.1f wakeups_ci=%.1f "
+			"ticks_per_s=%.1f "
 			"late_p50_us=%.0f late_p99_us=%.0f late_p99_lo_us=%.0f late_p99_hi_us=%.0f "
 			"late_max_us=%.0f tick_cpu_pct=%.4f energy_rel=%.4f restarts=%llu\n",
 			result_hz(r, name, sizeof(name)), mode_name(r->nohz), r->wakeups / span,

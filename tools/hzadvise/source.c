@@ -30,10 +30,10 @@
 #define WAKE_NS	  30000ULL /* expiries this close are one interrupt */
 #define MAX_PAIRS 512	   /* (time, jiffies) pairs kept to place the jiffy grid */
 #define MAX_CPUS  4096
-#define CHAIN_NS  50000000ULL	    /* a start this soon after its timer's expiry continues a loop */
-#define JUMP_NS	  60000000000ULL    /* a timestamp this far ahead of the trace is corrupt */
-#define NBLOCKS	  20		    /* the span's blocks, for the uncertainties */
-#define NBINS	  (NBLOCKS * 64)    /* observed wakeups' bins, halved in number as needed */
+#define CHAIN_NS  50000000ULL	 /* a start this soon after its timer's expiry continues a loop */
+#define JUMP_NS	  60000000000ULL /* a timestamp this far ahead of the trace is corrupt */
+#define NBLOCKS	  20		 /* the span's blocks, for the uncertainties */
+#define NBINS	  (NBLOCKS * 64) /* observed wakeups' bins, halved in number as needed */
 
 struct cpu1 {
 	FILE *spool;
@@ -49,9 +49,9 @@ struct cpu1 {
 	bool any_hr;
 	u64 last_ts; /* the last accepted timestamp */
 	bool any_ts;
-	u64 back;      /* events dropped: they went back */
-	int32_t cur;   /* the task running: from sched_switch, -1 unknown */
-	bool idle_ev;  /* cpu_idle says idle (when there is no sched_switch) */
+	u64 back;     /* events dropped: they went back */
+	int32_t cur;  /* the task running: from sched_switch, -1 unknown */
+	bool idle_ev; /* cpu_idle says idle (when there is no sched_switch) */
 	bool has_switch, has_idle;
 	u64 last_tick_exp;   /* the tick's last expiry (trace clock) */
 	u64 last_tick_start; /* the tick's last programmed expiry */
@@ -79,16 +79,16 @@ struct pass {
 	struct source *s;
 	struct cpu1 *cpu;
 	unsigned int ncpu;
-	struct map owner;  /* timer -> owner cpu */
-	struct map ids;	   /* timer address -> index in t */
+	struct map owner; /* timer -> owner cpu */
+	struct map ids;	  /* timer address -> index in t */
 	struct tinfo *t;
 	uint32_t nt, capt;
 	struct map progs; /* hash of (kind, name) -> index in s->prog */
 	u64 last_any;	  /* the latest accepted timestamp, any CPU */
 	bool any_ts;
-	u64 jump_ts;	  /* a leap ahead, waiting to be confirmed */
+	u64 jump_ts; /* a leap ahead, waiting to be confirmed */
 	unsigned int jump_n;
-	u64 bin[NBINS];	  /* observed wakeups per bin_ns of trace time from bin0 */
+	u64 bin[NBINS]; /* observed wakeups per bin_ns of trace time from bin0 */
 	u64 bin_ns, bin0;
 	bool any_bin;
 	struct hist late_j; /* observed lateness in jiffies */
@@ -203,7 +203,7 @@ static void route(struct pass *p, unsigned int c, unsigned int owner, struct rec
 	}
 	emit_remote(p, owner, r);
 	r->type = REC_MARK;
-	r->flags &= (uint16_t)~(RF_SLEEP | RF_CHAIN | RF_DEFER);
+	r->flags &= (uint16_t) ~(RF_SLEEP | RF_CHAIN | RF_DEFER);
 	emit_local(p, c, r);
 }
 
@@ -369,11 +369,15 @@ static void check_bucket(struct source *s, const struct hz_event *e)
 bool kthread_name(const char *comm)
 {
 	static const char *const prefix[] = {
-		"kworker/", "ksoftirqd/", "migration/", "rcu_", "rcu/", "kcompactd", "kswapd",
-		"khugepaged", "kthreadd", "watchdog", "jbd2/", "writeback", "kauditd", "khungtaskd",
-		"oom_reaper", "kblockd", "cpuhp/", "idle_inject/", "irq/", "kdevtmpfs", "ksmd",
-		"kintegrityd", "edac-poller", "kstrp", "scsi_", "ext4-", "xfs", "btrfs", "md",
-		"card", "kthrotld", "ipv6_addrconf", "zswap", "pool_workqueue", "kswapd",
+		"kworker/", "ksoftirqd/",     "migration/",  "rcu_",
+		"rcu/",	    "kcompactd",      "kswapd",	     "khugepaged",
+		"kthreadd", "watchdog",	      "jbd2/",	     "writeback",
+		"kauditd",  "khungtaskd",     "oom_reaper",  "kblockd",
+		"cpuhp/",   "idle_inject/",   "irq/",	     "kdevtmpfs",
+		"ksmd",	    "kintegrityd",    "edac-poller", "kstrp",
+		"scsi_",    "ext4-",	      "xfs",	     "btrfs",
+		"md",	    "card",	      "kthrotld",    "ipv6_addrconf",
+		"zswap",    "pool_workqueue", "kswapd",
 	};
 
 	for (unsigned int i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
@@ -536,12 +540,11 @@ static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, s
 				hist_add(&p->s->prog[r->prog].req_j, (u64)e->timeout, 1);
 		}
 		r->type = REC_START;
-		r->val = VAL_EXP(e->expires) |
-			 ((e->has & HZ_HAS_TIMEOUT) && e->timeout >= 0 &&
-					  (u64)e->timeout < VAL_T_NONE
-				  ? (u64)e->timeout
-				  : VAL_T_NONE)
-				 << VAL_EXP_BITS;
+		r->val = VAL_EXP(e->expires) | ((e->has & HZ_HAS_TIMEOUT) && e->timeout >= 0 &&
+								(u64)e->timeout < VAL_T_NONE
+							? (u64)e->timeout
+							: VAL_T_NONE)
+						       << VAL_EXP_BITS;
 		if (e->tflags & HZ_TF_DEFERRABLE)
 			r->flags |= RF_DEFER;
 		route(p, c, owner, r);
@@ -859,7 +862,8 @@ s64 source_jiffy_mono(const struct source *s, u64 j)
 s64 source_jiffies_at(const struct source *s, s64 mono)
 {
 	s64 d = mono - (s64)s->phase;
-	s64 k = d >= 0 ? d / (s64)s->tick_nsec : -((-d + (s64)s->tick_nsec - 1) / (s64)s->tick_nsec);
+	s64 k = d >= 0 ? d / (s64)s->tick_nsec
+		       : -((-d + (s64)s->tick_nsec - 1) / (s64)s->tick_nsec);
 
 	return s->jiffy_at_k0 + k;
 }
@@ -903,11 +907,13 @@ static void finish(struct pass *p, const struct options *o)
 	s->spool = calloc(p->ncpu, sizeof(*s->spool));
 	s->cpu_wakeups = calloc(p->ncpu, sizeof(u64));
 	s->cpu_events = calloc(p->ncpu, sizeof(u64));
-	if (!s->spool || !s->cpu_wakeups || !s->cpu_events)
+	s->cpu_back = calloc(p->ncpu, sizeof(u64));
+	if (!s->spool || !s->cpu_wakeups || !s->cpu_events || !s->cpu_back)
 		abort();
 	for (unsigned int c = 0; c < p->ncpu; c++) {
 		s->spool[c] = p->cpu[c].spool;
 		s->cpu_events[c] = p->cpu[c].recs;
+		s->cpu_back[c] = p->cpu[c].back;
 		s->cpu_wakeups[c] = p->cpu[c].wakeups;
 		/* A low-resolution tick shows no hrtimer: it fired HZ times a second. */
 		if (!s->tick_expiries)
@@ -935,7 +941,8 @@ static void finish(struct pass *p, const struct options *o)
 	if (!s->block_wakeups)
 		abort();
 	for (unsigned int i = 0; i < NBINS && p->any_bin; i++)
-		s->block_wakeups[source_block(s, p->bin0 + i * p->bin_ns + p->bin_ns / 2)] += p->bin[i];
+		s->block_wakeups[source_block(s, p->bin0 + i * p->bin_ns + p->bin_ns / 2)] +=
+			p->bin[i];
 	s->pre = p->pre;
 	s->pre_cpu = p->pre_cpu;
 	s->npre = p->npre;
@@ -998,14 +1005,15 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 	if (!rc && !s->events) {
 		if (s->bad)
 			snprintf(err, errlen,
-				 "%s: not an ftrace timer trace: no timer events in %llu lines, %llu "
+				 "%s: not an ftrace timer trace: no timer events in %llu lines, "
+				 "%llu "
 				 "of them bad (first: %s)",
 				 path, (unsigned long long)s->lines, (unsigned long long)s->bad,
 				 s->first_bad);
 		else
 			snprintf(err, errlen,
-				 "%s: not an ftrace timer trace: no timer events in %llu lines%s", path,
-				 (unsigned long long)s->lines, s->lines ? "" : " (empty)");
+				 "%s: not an ftrace timer trace: no timer events in %llu lines%s",
+				 path, (unsigned long long)s->lines, s->lines ? "" : " (empty)");
 		rc = -1;
 	}
 	if (!rc)
@@ -1044,6 +1052,7 @@ void source_free(struct source *s)
 	free(s->spool);
 	free(s->cpu_wakeups);
 	free(s->cpu_events);
+	free(s->cpu_back);
 	free(s->pre);
 	free(s->pre_cpu);
 	for (unsigned int g = 0; g < s->nprog; g++) {

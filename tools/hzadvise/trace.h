@@ -82,13 +82,13 @@ struct hz_event {
 enum hz_format { HZ_FMT_UNKNOWN, HZ_FMT_TRACE, HZ_FMT_TRACE_PIPE, HZ_FMT_TRACE_CMD };
 
 struct hz_reader_stats {
-	uint64_t lines;	   /* lines read */
-	uint64_t events;   /* timer events parsed */
-	uint64_t unknown;  /* lines that were neither an event we know, a comment nor a header */
-	uint64_t comments; /* '#' lines and trace-cmd headers */
-	uint64_t bad;	   /* lines skipped as malformed: a known event that does not parse,
+	uint64_t lines;	     /* lines read */
+	uint64_t events;     /* timer events parsed */
+	uint64_t unknown;    /* lines that were neither an event we know, a comment nor a header */
+	uint64_t comments;   /* '#' lines and trace-cmd headers */
+	uint64_t bad;	     /* lines skipped as malformed: a known event that does not parse,
 			      binary or control bytes, longer than 64 KiB */
-	bool truncated;	   /* the last line had no newline and was not a whole event: skipped */
+	bool truncated;	     /* the last line had no newline and was not a whole event: skipped */
 	char first_bad[240]; /* "line N: why: the line's start", the first bad line */
 	uint64_t by_type[HZ_EV_TYPES];
 	enum hz_format format;
