@@ -116,17 +116,37 @@ struct ctx {
 	u64 last_run; /* the last tick that ran timers */
 	bool any_run;
 	unsigned int hz;	 /* now */
+	u64 period;		 /* of a jiffy at hz, simulated ns */
+	u64 tick_nsec;		 /* Linux's TICK_NSEC at hz */
 	u64 anchor_j, anchor_ns; /* jiffy anchor_j + k begins at anchor_ns + k periods */
 	unsigned int step;	 /* the next --retune change */
 	u64 next_window;	 /* --retune-auto: the end of this second */
 	double window_busy;	 /* busy_ns when it began */
 	unsigned int cpu;
+	unsigned int blk;    /* the block of [blk_lo, blk_lo + blk_len), simulated ns */
+	u64 blk_lo, blk_len; /* (time mostly moves forward: one division per block) */
+	struct inst *spare;  /* freed instances, for the next start: no malloc per start */
 };
 
-/* The block of simulated ns t. */
-static unsigned int block_of(const struct ctx *c, u64 t)
+/*
+ * The block of simulated ns t, as source_block() says: block b holds the
+ * trace times first + d with b·S <= d·N < (b + 1)·S (N blocks over a span
+ * of S), d from ceil(b·S / N) on. The one found is kept with its bounds.
+ */
+static unsigned int block_of(struct ctx *c, u64 t)
 {
-	return source_block(c->s, t + c->s->mono_offset);
+	const struct source *s = c->s;
+	u64 span = s->last_ts - s->first_ts + 1, n = s->nblocks, lo, hi;
+	u64 sim_first = s->first_ts - s->mono_offset;
+
+	if (t - c->blk_lo < c->blk_len)
+		return c->blk;
+	c->blk = source_block(s, t + s->mono_offset);
+	lo = c->blk ? sim_first + (c->blk * span + n - 1) / n : 0;
+	hi = c->blk + 1 < n ? sim_first + ((c->blk + 1) * span + n - 1) / n : UINT64_MAX;
+	c->blk_lo = lo;
+	c->blk_len = hi - lo;
+	return c->blk;
 }
 
 static void heap_swap(struct ctx *c, size_t a, size_t b)
@@ -295,7 +315,8 @@ static void unlink_inst(struct ctx *c, struct inst *in)
 		heap_remove(c, in);
 	if (in->ridx)
 		rheap_remove(c, in);
-	free(in);
+	in->next = c->spare;
+	c->spare = in;
 }
 
 /* A timer of program g ran, late by late ns, at simulated ns at. */
@@ -381,6 +402,40 @@ static void account(struct ctx *c, u64 from, u64 t)
 	}
 }
 
+/* The length of a jiffy at the current HZ, in simulated ns (whole cycles). */
+static u64 period_ns(const struct ctx *c)
+{
+	return c->period;
+}
+
+static void set_hz(struct ctx *c, unsigned int hz)
+{
+	c->hz = hz;
+	c->period = dynhz_host_period(hz).num * NS_PER_CYC;
+	c->tick_nsec = (1000000000ULL + hz / 2) / hz;
+}
+
+/*
+ * The ticks before simulated ns t that have nothing to do, at once: the
+ * core skips them (the same jiffies, the same timekeeping), and the replay
+ * counts each as the interrupt it would have been. Only where the tick
+ * runs in this stretch: periodic, busy, or kept by the idle governor (an
+ * idle tickless CPU stops it first); and not past a deferred timer, which
+ * runs from an interrupt.
+ */
+static void skip_ticks(struct ctx *c, u64 t)
+{
+	u64 per = c->period, first, k;
+
+	/* c->now is the core's clock: cheap tests first, this runs for every event */
+	if (t - c->now < 8 * per || (c->r->nohz && c->idle && !c->retain) ||
+	    (c->nheap && c->heap[0]->due <= t))
+		return;
+	k = dynhz_host_skip_ticks((t - c->now) / per - 1, &first);
+	for (u64 i = 0; i < k; i++)
+		on_irq(first + i * (per / NS_PER_CYC), c);
+}
+
 /* Time passes to simulated ns t, busy or idle as decided at the last local event. */
 static void advance(struct ctx *c, u64 t)
 {
@@ -390,15 +445,10 @@ static void advance(struct ctx *c, u64 t)
 	t -= t % NS_PER_CYC;
 	if (t <= c->now)
 		return;
+	skip_ticks(c, t);
 	dynhz_host_pass(t - dynhz_host_cycles() * NS_PER_CYC, c->idle && !c->retain);
 	c->now = t;
 	account(c, from, t);
-}
-
-/* The length of a jiffy at the current HZ, in simulated ns (whole cycles). */
-static u64 period_ns(const struct ctx *c)
-{
-	return dynhz_host_period(c->hz).num * NS_PER_CYC;
 }
 
 /*
@@ -422,7 +472,7 @@ static void retune_at(struct ctx *c, u64 t, unsigned int hz)
 	/* The current HZ: the core changed nothing, nor waited for a tick. */
 	if (err || hz == c->hz)
 		return;
-	c->hz = hz;
+	set_hz(c, hz);
 	c->anchor_j = jiffies_64;
 	c->anchor_ns = c->now;
 }
@@ -574,10 +624,14 @@ static void arm(struct ctx *c, struct inst *in, unsigned long exp, bool defer)
 
 static struct inst *new_inst(struct ctx *c, uint32_t idx)
 {
-	struct inst *in = calloc(1, sizeof(*in));
+	struct inst *in = c->spare;
 
-	if (!in)
+	if (in) {
+		c->spare = in->next;
+		memset(in, 0, sizeof(*in));
+	} else if (!(in = calloc(1, sizeof(*in)))) {
 		abort();
+	}
 	timer_setup(&in->t, fire, 0);
 	in->idx = idx;
 	in->ctx = c;
@@ -714,11 +768,9 @@ static u64 sim_time(const struct ctx *c, u64 ts)
 static bool governor_keeps_tick(const struct ctx *c, const struct rec *r, const struct rec *end)
 {
 	const struct rec *n;
-	u64 period = (1000000000ULL + c->hz / 2) / c->hz;
-
 	for (n = r + 1; n < end; n++)
 		if ((n->flags & RF_LOCAL) && !(n->flags & RF_TICK))
-			return n->ts - r->ts < period;
+			return n->ts - r->ts < c->tick_nsec;
 	return false; /* nothing more: a long sleep */
 }
 
@@ -726,8 +778,10 @@ static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 {
 	u64 t = sim_time(c, r->ts);
 
-	retune_due(c, t);
-	auto_due(c, t);
+	if (c->r->nretune)
+		retune_due(c, t);
+	if (c->r->auto_busy)
+		auto_due(c, t);
 	if (c->nrheap)
 		restarts_due(c, t);
 	advance(c, t);
@@ -803,6 +857,7 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 	if (!c.live)
 		abort();
 	boot(&c);
+	set_hz(&c, r->hz);
 	c.anchor_j = jiffies_64 - dz_tick_count(); /* jiffies at boot, time 0 */
 	fast_forward(&c);
 	dynhz_host_set_irq_hook(on_irq, &c);
@@ -843,6 +898,12 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 	while (c.all) {
 		del_timer(&c.all->t);
 		unlink_inst(&c, c.all);
+	}
+	while (c.spare) {
+		struct inst *in = c.spare;
+
+		c.spare = in->next;
+		free(in);
 	}
 	free(c.live);
 	free(c.heap);

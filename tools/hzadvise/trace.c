@@ -54,8 +54,27 @@ static const char *skip_spaces(const char *p, const char *end)
 	return p;
 }
 
+/* Has the word x a byte equal to b (each byte of b the same)? The classic zero-byte test. */
+static uint64_t has_byte(uint64_t x, uint64_t b)
+{
+	x ^= b;
+	return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+}
+
+/*
+ * To the next space or tab, or end: eight bytes at a time while they have
+ * neither (most of a line is long tokens: the reading's hottest loop).
+ */
 static const char *skip_token(const char *p, const char *end)
 {
+	while (end - p >= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, 8);
+		if (has_byte(w, 0x2020202020202020ULL) | has_byte(w, 0x0909090909090909ULL))
+			break;
+		p += 8;
+	}
 	while (p < end && !is_space(*p))
 		p++;
 	return p;
@@ -75,7 +94,8 @@ static enum num dec_u64(const char *s, const char *e, uint64_t *out)
 
 		if (d > 9)
 			return NUM_BAD;
-		if (v > (UINT64_MAX - d) / 10)
+		/* v·10 + d > UINT64_MAX, without a division per digit */
+		if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
 			return NUM_BIG;
 		v = v * 10 + d;
 	}
@@ -99,15 +119,17 @@ static enum num dec_s64(const char *s, const char *e, int64_t *out)
 	return NUM_OK;
 }
 
+/* A hex digit's value plus one, 0 for any other byte: one load per digit. */
+static const uint8_t hex_tab[256] = {
+	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,
+	['6'] = 7,  ['7'] = 8,	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+	['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int hex_digit(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	return (int)hex_tab[(unsigned char)c] - 1;
 }
 
 /*
