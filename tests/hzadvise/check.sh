@@ -264,6 +264,31 @@ for fig in wakeups lateness residency; do
 done
 report "hzadvise: --plot writes PNG and SVG figures" "${p[@]}"
 
+# The figures a person reads at a glance: the observed point marked in the
+# wakeups plot, one legend entry per setting in the lateness CDF (colour
+# by HZ, dashes for periodic) and the observed distribution beside them.
+p=()
+grep -q "title 'observed (hz=250 periodic)'" "$out/plot/plot.gp" || p+=("wakeups: no observed point")
+n=$(grep -o "title 'hz=[0-9]* \(periodic\|tickless\)'" "$out/plot/plot.gp" | sort -u | wc -l)
+[ "$n" -eq 8 ] || p+=("lateness: $n distinct settings in the legend, want 8")
+grep -q "with steps lw 3 lc rgb 'black' title 'observed'" "$out/plot/plot.gp" || p+=("lateness: no observed CDF")
+report "hzadvise: --plot: the observed point marked, one legend entry per setting" "${p[@]}"
+
+# --html: one self-contained page (no script, nothing fetched: the only
+# URL is SVG's namespace) with the command line the advice's cmdline: line
+# says, and the two figures inline with the same marks.
+p=()
+"$bin" --html "$out/net.html" "$out/net.txt" >"$out/net.html.out" 2>"$out/net.html.err" || p+=("exit status $?: $(head -2 "$out/net.html.err")")
+cmd=$(sed -n 's/^cmdline: //p' "$out/net.html.out")
+grep -q "Boot with <code>$cmd</code>" "$out/net.html" || p+=("no \"Boot with $cmd\"")
+[ "$(grep -c '<svg' "$out/net.html")" -eq 2 ] || p+=("not 2 inline SVG figures")
+grep -qiE '<script|<img|<link|<iframe| src=| href=|url\(' "$out/net.html" && p+=("refers outside itself: $(grep -oiE '<script|<img|<link|<iframe| src=| href=|url\(' "$out/net.html" | head -1)")
+[ "$(grep -o 'http[^'"'"'" ]*' "$out/net.html" | sort -u)" = "http://www.w3.org/2000/svg" ] || p+=("a URL other than SVG's namespace")
+grep -q '>observed (hz=250 periodic)</text>' "$out/net.html" || p+=("wakeups figure: no observed point")
+n=$(grep -o '>hz=[0-9]* \(periodic\|tickless\)</text>' "$out/net.html" | sort -u | wc -l)
+[ "$n" -eq 8 ] || p+=("lateness figure: $n settings in the legend, want 8")
+report "hzadvise: --html: one self-contained page, the advice's command line, both figures" "${p[@]}"
+
 # --retune: HZ changed mid-replay by the core (dynhz_host_retune). The
 # references are replays the retune path does not compute: the fixed-HZ
 # settings, and the fixed-HZ replays of each stretch of the trace cut here

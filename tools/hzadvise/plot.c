@@ -123,7 +123,10 @@ static void script(FILE *f, const struct options *o, const struct source *s,
 	fprintf(f,
 		"# gnuplot -e \"fmt='png'\" plot.gp (or svg)\n"
 		"if (!exists('fmt')) fmt = 'png'\n"
-		"eval('set terminal '.fmt.' size 900,560')\n"
+		"# png through cairo where gnuplot has it: libgd's png draws no dashes\n"
+		"term = fmt\n"
+		"if (fmt eq 'png' && strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) term = 'pngcairo'\n"
+		"eval('set terminal '.term.' size 900,560')\n"
 		"set grid\nset key outside right\n"
 		"set output 'wakeups.'.fmt\n"
 		"set title 'Timer wakeups per second against HZ (bars: 95 %% intervals)'\n"
