@@ -150,15 +150,18 @@ static void seconds(bool aligned)
 	for (unsigned int i = 0; i < NTIMERS; i++)
 		start(T0 + 10000 + i * 1000, 0, i, first + (aligned ? 0 : 37 * i + 11));
 	for (uint64_t s = first; s < first + 60 * HZ; s += HZ) {
+		/* aligned: one tick runs them all, then they are started again, in time order */
 		for (unsigned int i = 0; i < NTIMERS; i++) {
 			uint64_t j = s + (aligned ? 0 : 37 * i + 11);
 
-			/* aligned: one tick runs them all */
 			if (!aligned || i == 0)
 				tick(j, 0);
 			expire(j, 0, i);
-			start((j - INITIAL) * TICK + 12000 + i * 100, 0, i, j + HZ);
+			if (!aligned)
+				start((j - INITIAL) * TICK + 12000, 0, i, j + HZ);
 		}
+		for (unsigned int i = 0; aligned && i < NTIMERS; i++)
+			start((s - INITIAL) * TICK + 12000 + i * 100, 0, i, s + HZ);
 	}
 }
 

@@ -238,7 +238,8 @@ void advise(const struct options *o, const struct source *s, const struct result
 		return;
 	}
 	pick = best;
-	if (recorded >= 0 && !h[recorded]) {
+	/* Only a setting other than the recorded one can differ from it by noise. */
+	if (recorded >= 0 && !h[recorded] && best != recorded) {
 		double d = (double)res[recorded].wakeups - (double)res[best].wakeups;
 		double ci = block_ci_diff(res[recorded].block_wakeups, res[best].block_wakeups,
 					  res[best].nblocks);
@@ -250,11 +251,11 @@ void advise(const struct options *o, const struct source *s, const struct result
 	}
 	a->pick = pick;
 	setting_name(&res[pick], nb, sizeof(nb));
-	if (recorded < 0) {
+	if (recorded < 0 || (pick == recorded && !a->noise)) {
 		say(a,
-		    "%s has the fewest wakeups (%.1f/s) of the %u settings that keep every "
+		    "%s%s has the fewest wakeups (%.1f/s) of the %u settings that keep every "
 		    "program's timeouts within budget",
-		    nb, res[pick].wakeups / span, fits);
+		    nb, recorded >= 0 ? ", as recorded," : "", res[pick].wakeups / span, fits);
 	} else if (a->noise) {
 		say(a,
 		    "no difference within noise: no setting that keeps every program's timeouts "
