@@ -220,7 +220,12 @@ void advise(const struct options *o, const struct source *s, const struct result
 		h[i] = hurt_count(o, s, &res[i], &worst[i]);
 		if (h[i])
 			continue;
-		if (!fits++ || res[i].wakeups < res[best].wakeups)
+		/*
+		 * A tie goes to tickless: it wakes no more than periodic where the
+		 * machine idles more than the trace shows.
+		 */
+		if (!fits++ || res[i].wakeups < res[best].wakeups ||
+		    (res[i].wakeups == res[best].wakeups && res[i].nohz && !res[best].nohz))
 			best = (int)i;
 	}
 	for (unsigned int i = 0; !fits && i < n && i < 66; i++)
