@@ -64,6 +64,13 @@ old_buf=$(cat $T/buffer_size_kb | sed 's/ .*//')
 echo 0 >$T/tracing_on
 echo "$bufkb" >$T/buffer_size_kb || fail "buffer_size_kb $bufkb refused"
 for e in $on; do echo 1 >$T/events/$e/enable; done
+# Raw pointers: until the kernel's random pool is ready (22 s into a TCG
+# boot) a hashed %p prints "(____ptrval____)" for every timer alike.
+old_hp=''
+if [ -e $T/options/hash-ptr ]; then
+	old_hp=$(cat $T/options/hash-ptr)
+	echo 0 >$T/options/hash-ptr
+fi
 echo >$T/trace
 
 hz=?
@@ -91,6 +98,7 @@ done
 	cat $T/trace
 } >"$tmp/trace.txt"
 for e in $on; do echo 0 >$T/events/$e/enable; done
+[ -n "$old_hp" ] && echo "$old_hp" >$T/options/hash-ptr
 echo >$T/trace
 echo "$old_buf" >$T/buffer_size_kb 2>/dev/null
 echo "$old_on" >$T/tracing_on
@@ -98,6 +106,10 @@ sed 's/^/hzworkload-out: /' "$tmp/wl.out"
 [ $wrc -eq 0 ] || { rm -rf "$tmp"; fail "$wl exited with status $wrc"; }
 
 lines=$(wc -l <"$tmp/trace.txt")
+# No kernel message in the middle of a trace line on the console: only
+# emergencies are printed while it goes out.
+old_pk=$(cut -f1 /proc/sys/kernel/printk)
+echo 1 >/proc/sys/kernel/printk
 if [ -n "$out" ]; then
 	mv "$tmp/trace.txt" "$out"
 	echo "hzadvise-trace: begin $name file"
@@ -111,4 +123,5 @@ else
 	sed 's/^/hzt:/' "$tmp/trace.txt"
 	echo "hzadvise-trace: end $name lines=$lines lost=$lost"
 fi
+echo "$old_pk" >/proc/sys/kernel/printk
 rm -rf "$tmp"

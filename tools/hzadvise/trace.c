@@ -761,15 +761,19 @@ static void mode_word(const char *w, size_t n, uint32_t *bits)
 		*bits |= HZ_HM_HARD;
 }
 
-/* mode= names (ABS|PINNED|HARD) or, unnamed, enum hrtimer_mode's bits. */
+/*
+ * mode= names (ABS|PINNED|HARD) or, unnamed, enum hrtimer_mode's bits; or
+ * nothing, as Linux 6.1's own trace file prints the tick's (ABS|PINNED|HARD):
+ * then the mode is not known, as before 4.16.
+ */
 static const char *parse_mode(const struct fields *f, struct hz_event *ev)
 {
 	const char *s = f->v[K_MODE], *e = f->ve[K_MODE];
 	uint64_t v;
 
-	ev->has |= HZ_HAS_MODE;
 	if (s == e)
-		return keys[K_MODE].bad;
+		return NULL;
+	ev->has |= HZ_HAS_MODE;
 	if (!is_digit(*s)) {
 		each_word(s, e, mode_word, &ev->hmode);
 		return NULL;
