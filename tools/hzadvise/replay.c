@@ -31,10 +31,14 @@
  * A task's loop of sleeps in jiffies (schedule_timeout: SO_RCVTIMEO,
  * msleep) goes as fast as H lets it: when such a timer fires in the
  * replay and the recording shows the task starting it again (RF_CHAIN),
- * the replay starts it again itself, the recorded gap after the firing,
- * with the last timeout recorded, for as long as the recorded loop goes
- * on; the recorded starts of the loop then only update its timeout and
- * gap. A recorded cancel (the task woken by something else) stops it.
+ * the replay starts it again itself, the recorded gap after the firing
+ * (armed from the firing itself, so it goes round between two recorded
+ * events however far apart), with the last timeout recorded, for as long
+ * as the recorded loop goes on; the recorded starts of the loop then only
+ * update its timeout and gap. A recorded cancel (the task woken by
+ * something else: a datagram came) stops it, and the task's next sleep
+ * soon after starts it again (source.c counts a cut sleep as a loop's
+ * end too).
  *
  * hrtimers are not the tick's business: each recorded hrtimer expiry (the
  * tick's own excepted) is an interrupt at its recorded time, late by what
@@ -86,9 +90,7 @@ struct inst {
 	bool mapped; /* still the timer's current start */
 	bool loop;   /* a task's schedule_timeout loop the replay starts again */
 	size_t hidx; /* 1 + its place in the deferred heap, 0 if not there */
-	size_t ridx; /* 1 + its place in the restart heap, 0 if not there */
 	u64 due;     /* deferred: the start of its jiffy, simulated ns */
-	u64 restart; /* the loop's next start, simulated ns */
 	u64 T;	     /* the loop's timeout, recorded jiffies */
 	u32 gap;     /* the loop's time from a firing to the next start, ns */
 	u64 alive;   /* the loop goes on to here at least (simulated ns) */
@@ -111,8 +113,6 @@ struct ctx {
 	u64 last_wake;
 	struct inst **heap; /* deferred timers, soonest first */
 	size_t nheap, capheap;
-	struct inst **rheap; /* loops waiting to start again, soonest first */
-	size_t nrheap, caprheap;
 	u64 last_run; /* the last tick that ran timers */
 	bool any_run;
 	unsigned int hz;	 /* now */
@@ -204,61 +204,6 @@ static void heap_remove(struct ctx *c, struct inst *in)
 	}
 }
 
-static void rheap_swap(struct ctx *c, size_t a, size_t b)
-{
-	struct inst *t = c->rheap[a];
-
-	c->rheap[a] = c->rheap[b];
-	c->rheap[b] = t;
-	c->rheap[a]->ridx = a + 1;
-	c->rheap[b]->ridx = b + 1;
-}
-
-static void rheap_fix(struct ctx *c, size_t i)
-{
-	while (i && c->rheap[(i - 1) / 2]->restart > c->rheap[i]->restart) {
-		rheap_swap(c, i, (i - 1) / 2);
-		i = (i - 1) / 2;
-	}
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-
-		if (l < c->nrheap && c->rheap[l]->restart < c->rheap[m]->restart)
-			m = l;
-		if (l + 1 < c->nrheap && c->rheap[l + 1]->restart < c->rheap[m]->restart)
-			m = l + 1;
-		if (m == i)
-			return;
-		rheap_swap(c, i, m);
-		i = m;
-	}
-}
-
-static void rheap_push(struct ctx *c, struct inst *in)
-{
-	if (c->nrheap == c->caprheap) {
-		c->caprheap = c->caprheap ? 2 * c->caprheap : 64;
-		c->rheap = realloc(c->rheap, c->caprheap * sizeof(*c->rheap));
-		if (!c->rheap)
-			abort();
-	}
-	c->rheap[c->nrheap] = in;
-	in->ridx = ++c->nrheap;
-	rheap_fix(c, c->nrheap - 1);
-}
-
-static void rheap_remove(struct ctx *c, struct inst *in)
-{
-	size_t i = in->ridx - 1;
-
-	in->ridx = 0;
-	if (i != --c->nrheap) {
-		c->rheap[i] = c->rheap[c->nrheap];
-		c->rheap[i]->ridx = i + 1;
-		rheap_fix(c, i);
-	}
-}
-
 static void close_idle(struct ctx *c, u64 until)
 {
 	u64 a = c->idle_from > c->win_lo ? c->idle_from : c->win_lo;
@@ -313,8 +258,6 @@ static void unlink_inst(struct ctx *c, struct inst *in)
 		c->live[in->idx] = NULL;
 	if (in->hidx)
 		heap_remove(c, in);
-	if (in->ridx)
-		rheap_remove(c, in);
 	in->next = c->spare;
 	c->spare = in;
 }
@@ -333,6 +276,8 @@ static void prog_fired(struct ctx *c, uint8_t g, u64 late, u64 at)
 	hist_add(&pr->late, late, 1);
 	pr->block[block_of(c, at)]++;
 }
+
+static void rearm_at(struct ctx *c, struct inst *in, u64 s);
 
 static void finish(struct ctx *c, struct inst *in, u64 now)
 {
@@ -358,8 +303,7 @@ static void finish(struct ctx *c, struct inst *in, u64 now)
 	 */
 	if (in->loop && in->mapped &&
 	    now + GAP_NS(in->gap) + GAP_EXCESS(in->gap) * c->s->tick_nsec <= in->alive) {
-		in->restart = now + GAP_NS(in->gap) + GAP_EXCESS(in->gap) * c->s->tick_nsec;
-		rheap_push(c, in);
+		rearm_at(c, in, now + GAP_NS(in->gap) + GAP_EXCESS(in->gap) * c->s->tick_nsec);
 		return;
 	}
 	unlink_inst(c, in);
@@ -622,6 +566,27 @@ static void arm(struct ctx *c, struct inst *in, unsigned long exp, bool defer)
 	}
 }
 
+/*
+ * A loop's next sleep, as if the task started it at simulated ns s (its
+ * gap after the firing): armed at once, from the firing's callback, so
+ * that the loop goes round as often as H lets it between two recorded
+ * events, however far apart they are (the core's clock is the firing's).
+ */
+static void rearm_at(struct ctx *c, struct inst *in, u64 s)
+{
+	unsigned long cur = (unsigned long)(c->anchor_j + (s - c->anchor_ns) / c->period);
+	unsigned long exp = cur + timeout_at(c, in->T);
+
+	in->treq = jiffy_ns(c, exp);
+	if (in->treq < s)
+		in->treq = s;
+	if (c->o->wheel_linux)
+		exp = (unsigned long)linux_bucket_expiry(exp, cur, c->hz);
+	mod_timer(&in->t, exp);
+	c->r->started++;
+	c->r->restarts++;
+}
+
 static struct inst *new_inst(struct ctx *c, uint32_t idx)
 {
 	struct inst *in = c->spare;
@@ -669,7 +634,7 @@ static void start(struct ctx *c, const struct rec *r)
 	unsigned long exp;
 
 	/* A loop the replay runs itself: the recording only says it goes on, and how. */
-	if (in && in->loop && (r->flags & RF_CHAIN) && (in->ridx || timer_pending(&in->t))) {
+	if (in && in->loop && (r->flags & RF_CHAIN) && timer_pending(&in->t)) {
 		in->T = recorded_timeout(c, r);
 		in->gap = r->gap;
 		in->alive = loop_alive(c, in);
@@ -679,8 +644,6 @@ static void start(struct ctx *c, const struct rec *r)
 		in = new_inst(c, r->idx);
 	in->pre = r->flags & RF_PRE;
 	in->prog = r->prog;
-	if (in->ridx)
-		rheap_remove(c, in);
 	if (in->pre) {
 		/* Pending before the trace: due at the jiffy it fired, as the recording placed it. */
 		s64 want = source_jiffy_mono(c->s, VAL_EXP(r->val));
@@ -716,20 +679,6 @@ static void start(struct ctx *c, const struct rec *r)
 	arm(c, in, exp, r->flags & RF_DEFER);
 	if (!in->pre)
 		c->r->started++;
-}
-
-/* The loops due to start again by simulated ns t, each at its own time. */
-static void restarts_due(struct ctx *c, u64 t)
-{
-	while (c->nrheap && c->rheap[0]->restart <= t) {
-		struct inst *in = c->rheap[0];
-
-		rheap_remove(c, in);
-		advance(c, in->restart);
-		arm(c, in, cur_jiffies(c) + timeout_at(c, in->T), false);
-		c->r->started++;
-		c->r->restarts++;
-	}
 }
 
 static void cancel(struct ctx *c, const struct rec *r)
@@ -782,8 +731,6 @@ static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 		retune_due(c, t);
 	if (c->r->auto_busy)
 		auto_due(c, t);
-	if (c->nrheap)
-		restarts_due(c, t);
 	advance(c, t);
 	switch (r->type) {
 	case REC_START:
@@ -907,7 +854,6 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 	}
 	free(c.live);
 	free(c.heap);
-	free(c.rheap);
 }
 
 void result_init(struct result *r, unsigned int hz, bool nohz, const struct source *s)

@@ -63,13 +63,13 @@ struct cpu1 {
 struct tinfo {
 	u64 expires;	 /* of its last start (jiffies), or softexpires (hrtimers) */
 	u64 start_j;	 /* jiffies timers: jiffies at the last start (from [timeout=]), or 0 */
-	u64 last_fire;	 /* its last expiry, trace clock */
+	u64 last_fire;	 /* its last expiry, or a task's sleep's cancel: trace clock */
 	u64 bucket;	 /* jiffies timers: the jiffy Linux's wheel filed its last start for */
 	u64 excess;	 /* its last expiry came this many jiffies after that one (softirq late) */
 	int32_t pid;	 /* who started it last */
 	uint8_t prog;	 /* whose */
 	bool pending;	 /* started, not yet expired or cancelled */
-	bool fired_last; /* its last end was an expiry (not a cancel) */
+	bool fired_last; /* its last end was an expiry, or a task's sleep cut short */
 	bool sleep;	 /* a task's process_timeout */
 	bool has_start_j;
 	unsigned int home; /* a task's loop: 1 + the CPU its records all go to (0: none yet) */
@@ -243,7 +243,13 @@ static void release_cancel(struct pass *p, struct cpu1 *k, unsigned int c)
 		return;
 	k->cancel_held = false;
 	t->pending = false;
-	t->fired_last = false;
+	/*
+	 * A task's sleep cut short (the data it waited for came): if it sleeps
+	 * again soon, its loop goes on, the time it took counted as the gap.
+	 */
+	t->fired_last = t->sleep;
+	t->last_fire = r.ts;
+	t->excess = 0;
 	map_del(&p->owner, k->cancel_id);
 	route(p, c, k->cancel_owner, &r);
 }
