@@ -89,6 +89,18 @@ static enum num dec_u64(const char *s, const char *e, uint64_t *out)
 
 	if (s == e)
 		return NUM_BAD;
+	/* 19 digits always fit: no overflow test per digit (the common case) */
+	if (e - s <= 19) {
+		for (; s < e; s++) {
+			unsigned int d = (unsigned int)(*s - '0');
+
+			if (d > 9)
+				return NUM_BAD;
+			v = v * 10 + d;
+		}
+		*out = v;
+		return NUM_OK;
+	}
 	for (; s < e; s++) {
 		unsigned int d = (unsigned int)(*s - '0');
 
