@@ -114,12 +114,17 @@ void hist_quantile_ci(const struct hist *h, double q, u64 *lo, u64 *hi)
 	*hi = hist_kth(h, b > n ? h->n : (u64)b);
 }
 
-/* The recorded median timeout of program g, ns: (T - 1/2) recorded ticks. */
+/*
+ * The least program g can have asked for, ns, at its median recorded
+ * timeout of T ticks: more than (T - 1) ticks (Linux rounds every
+ * conversion up). A timeout of one tick may have asked for 1 ms or for a
+ * whole 10 ms tick: the budget must not take the tick for the ask.
+ */
 static double asks_ns(const struct source *s, unsigned int g)
 {
 	u64 T = hist_quantile(&s->prog[g].req_j, 0.5);
 
-	return T ? ((double)T - 0.5) * (double)s->tick_nsec : 0.5 * (double)s->tick_nsec;
+	return T > 1 ? ((double)T - 1) * (double)s->tick_nsec : 0;
 }
 
 /* A program the advice judges: a task's jiffies timeouts, firing at least 10 times. */
@@ -178,10 +183,11 @@ static void say(struct advice *a, const char *fmt, ...)
 
 /* Which program the lower settings make late, for the reason: the worst at the lowest HZ out. */
 static void name_hurt(const struct options *o, const struct source *s, const struct result *res,
-		      unsigned int n, struct advice *a)
+		      unsigned int n, int recorded, struct advice *a)
 {
 	int worst_i = -1;
 	unsigned int worst_g = 0;
+	u64 T;
 	double worst = 0, p, b;
 
 	for (unsigned int i = 0; i < n; i++)
@@ -196,14 +202,23 @@ static void name_hurt(const struct options *o, const struct source *s, const str
 	a->hurt[0] = '\0';
 	if (worst_i < 0)
 		return;
+	/* The recorded setting out: that is the reason to leave it, say it of that one. */
+	for (unsigned int g = 1; recorded >= 0 && g < s->nprog; g++)
+		if (judged(s, &res[recorded], g) && hurt(o, s, &res[recorded], g, &p, &b) &&
+		    (worst_i != recorded || p / b > worst)) {
+			worst_i = recorded;
+			worst_g = g;
+			worst = p / b;
+		}
 	hurt(o, s, &res[worst_i], worst_g, &p, &b);
+	T = hist_quantile(&s->prog[worst_g].req_j, 0.5);
 	snprintf(a->hurt, sizeof(a->hurt),
-		 "%s's timeouts (schedule_timeout, median %.1f ms asked, %.0f recorded tick%s) are "
-		 "late by %.1f ms at p99 at hz=%u, over its budget of %.1f ms",
-		 s->prog[worst_g].name, asks_ns(s, worst_g) / 1e6,
-		 (double)hist_quantile(&s->prog[worst_g].req_j, 0.5),
-		 hist_quantile(&s->prog[worst_g].req_j, 0.5) == 1 ? "" : "s", p / 1e3,
-		 res[worst_i].hz, b / 1e3);
+		 "%s's timeouts (schedule_timeout, median %llu recorded tick%s: more than %.1f and "
+		 "at most %.1f ms asked) are late by %.1f ms at p99 at hz=%u %s, over its budget "
+		 "of %.1f ms",
+		 s->prog[worst_g].name, (unsigned long long)T, T == 1 ? "" : "s",
+		 asks_ns(s, worst_g) / 1e6, (double)T * (double)s->tick_nsec / 1e6, p / 1e3,
+		 res[worst_i].hz, res[worst_i].nohz ? "tickless" : "periodic", b / 1e3);
 }
 
 void advise(const struct options *o, const struct source *s, const struct result *res,
@@ -231,7 +246,7 @@ void advise(const struct options *o, const struct source *s, const struct result
 	for (unsigned int i = 0; !fits && i < n && i < 66; i++)
 		if (best < 0 || h[i] < h[best] || (h[i] == h[best] && worst[i] < worst[best]))
 			best = (int)i;
-	name_hurt(o, s, res, n, a);
+	name_hurt(o, s, res, n, recorded, a);
 	a->pick = best;
 	if (best < 0)
 		return;
