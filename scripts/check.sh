@@ -7,6 +7,14 @@ scripts/deps.sh check || exit 1
 
 mkdir -p build
 DZ_RESULTS=$PWD/build/results.txt
+# Durations on /proc/uptime (a test may set this machine's clock): the
+# closing lines say where CI's time went.
+now() { cut -d' ' -f1 /proc/uptime; }
+start=$(now)
+took=()
+lap() { # NAME T0
+	took+=("$(echo "$(now) $2" | awk '{ printf "%6.0f", $1 - $2 }') s  $1")
+}
 : >"$DZ_RESULTS"
 MAKE="make --no-print-directory -j$(nproc)"
 
@@ -20,6 +28,7 @@ variants=(
 	"M32=1" "M32=1 CONFIG_HZ=250" "M32=1 DEBUG=1"
 	"USER_HZ=32" "USER_HZ=1024" "M32=1 USER_HZ=1024"
 )
+t0=$(now)
 for v in "${variants[@]}"; do
 	# shellcheck disable=SC2086
 	dir=$($MAKE $v print-builddir)
@@ -50,13 +59,21 @@ else
 	record fail "build [$v]"
 	tail -30 build/make-clk1g.log >&2
 fi
+lap "the unit suites in ${#variants[@]} + 1 builds" "$t0"
 
 # Further suites: each tests/<area>/check.sh records its own results.
 for s in tests/*/check.sh; do
 	[ -f "$s" ] || continue
 	echo "== $s"
+	t0=$(now)
 	bash "$s" || record fail "$s"
+	lap "$s" "$t0"
 done
+
+echo "where the time went (longest first):"
+printf '%s\n' "${took[@]}" | sort -rn | head -12
+lap "in all" "$start"
+echo "${took[-1]}"
 
 passed=$(grep -c '^pass ' "$DZ_RESULTS")
 failed=$(grep -c '^fail ' "$DZ_RESULTS")

@@ -155,7 +155,7 @@ END {
 		printf("\nCSV: %s\n", csv)
 	}
 
-	printf("\nSummary for README.md (HZ %s, %s Hz clock; ns and Ir at a call site, loop included; ratios\n",
+	printf("\nSummary for docs/BENCHMARKS.md (HZ %s, %s Hz clock; ns and Ir at a call site, loop included; ratios\n",
 	       info["hz"], info["clock"])
 	printf("var/const and div/var of throughput (ns), instructions (Ir) and latency):\n\n")
 	printf("| conversion | ns var | ns const | ns div | Ir var | Ir const | Ir div | var/const ns | var/const Ir | var/const latency | div/var ns | div/var latency |\n")

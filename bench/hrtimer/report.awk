@@ -127,7 +127,7 @@ END {
 	close(csv)
 	printf("CSV: %s\n", csv)
 
-	printf("\nSummary for README.md (ns random / memory order; Ir at each size, random order):\n\n")
+	printf("\nSummary for docs/BENCHMARKS.md (ns random / memory order; Ir at each size, random order):\n\n")
 	printf("| timers | op | hrtimer | wheel | libev | hrtimer / wheel | libev / hrtimer | Ir hrtimer / wheel / libev |\n")
 	printf("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for (s = 1; s <= nsize; s++)

@@ -483,7 +483,7 @@ END {
 		plot_out()
 
 	# ---- Markdown ----
-	printf("\nSummary for README.md:\n\n")
+	printf("\nSummary for docs/BENCHMARKS.md:\n\n")
 	printf("Timers at %s (ns per operation, random order / memory order; median of %s runs):\n\n",
 	       kfmt(big), reps)
 	printf("| library | add | re-arm | cancel | expire (per timer) | Ir add / re-arm / cancel / expire at %s |\n",

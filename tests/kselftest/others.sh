@@ -1,7 +1,7 @@
 #!/bin/bash
 # The other programs of tools/testing/selftests/timers, each tried once on
 # dynhz (not part of `make check`: most need what the kernel does not have,
-# and README's "Linux's timer selftests" table records what happened).
+# and docs/USERSPACE.md's "Linux's timer selftests" table records what happened).
 #
 #	tests/kselftest/others.sh [-z HZ] [name-regex]
 #

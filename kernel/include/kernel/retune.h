@@ -19,7 +19,7 @@
 /*
  * dynhz's own system call, above Linux's numbers (i386 ends below 470):
  * long dynhz_hz(unsigned int hz, unsigned int flags). Documented in
- * kernel/syscalls.h and the README.
+ * kernel/syscalls.h and docs/KERNEL.md.
  */
 #define NR_DYNHZ_HZ 1014
 
