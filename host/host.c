@@ -294,6 +294,23 @@ void dynhz_host_advance_ticks(u64 n)
 	}
 }
 
+u64 dynhz_host_skip_ticks(u64 n, u64 *first)
+{
+	u64 k;
+
+	sim_check_booted();
+	if (!sim.armed || !sim.divisor)
+		return 0;
+	k = dz_tick_idle_max();
+	if (k > n)
+		k = n;
+	if (!k)
+		return 0;
+	*first = sim.next;
+	sim_skip(k);
+	return k;
+}
+
 /* ns of simulated time in input clocks, rounded down. */
 static u64 ns_to_cycles(u64 ns)
 {

@@ -13,7 +13,7 @@ hzadvise: $(HZA_BIN)
 $(eval $(call flags_stamp,$(HZA_DIR),$(CC) $(HZA_CFLAGS)))
 $(HZA_BIN): $(HZA_SRC) $(wildcard tools/hzadvise/*.h) $(HZA_LIB) $(HZA_DIR)/.flags
 	@mkdir -p $(dir $@)
-	$(CC) $(HZA_CFLAGS) $(HZA_SRC) $(HZA_LIB) $(SANF) -o $@
+	$(CC) $(HZA_CFLAGS) $(HZA_SRC) $(HZA_LIB) $(SANF) -lm -o $@
 ifeq ($(filter $(HZA_LIB),$(B)/libdynhz.a $(VB)/libdynhz.a),)
 $(HZA_LIB): FORCE_HZA
 	@$(MAKE) --no-print-directory CONFIG_HZ= DEBUG= SAN= M32= USER_HZ= lib

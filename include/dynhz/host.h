@@ -78,6 +78,16 @@ void dynhz_host_run_ticks(unsigned long n);
 void dynhz_host_advance_ticks(u64 n);
 
 /*
+ * Up to n of the coming ticks at once, when nothing is due in them (as
+ * dynhz_host_advance_ticks() finds them): returns how many passed (0: the
+ * next tick has work to do, or the tick is stopped), and the input clock
+ * of the first in *first; the others follow one tick period apart. Their
+ * interrupts are not delivered: the caller, which asked for the gap to
+ * pass unseen, accounts for them itself (a replay that only counts them).
+ */
+u64 dynhz_host_skip_ticks(u64 n, u64 *first);
+
+/*
  * Lets ns of simulated time pass with the CPU idle, as the kernel's idle
  * loop does: with nohz=on (the default) the tick stops and the simulated
  * device fires only for timers (jiffies catch up from the clock at each

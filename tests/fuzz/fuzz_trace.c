@@ -9,9 +9,11 @@
  * type, in-range CPUs, only defined bits and a NUL-terminated function, a
  * malformed event says why. The same bytes then go through the reader
  * (hz_open on a memfd), whose outcome must be what the reader's rules
- * make of those lines, worked out here line by line: its counts, and the
- * line its error names, if any. Inputs that start like gzip or xz are
- * left to the line check: they would start a decompressor per run.
+ * make of those lines, worked out here line by line: its counts, the bad
+ * lines it skipped and the first of them it names, a cut last line; and
+ * never an error (plain input has none: every line is read or skipped).
+ * Inputs that start like gzip or xz are left to the line check: they
+ * would start a decompressor per run.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -40,6 +42,10 @@ static void check_event(const struct hz_event *ev, const uint8_t *line, size_t l
 		die("event type out of range", line, len);
 	if (!memchr(ev->func, '\0', sizeof(ev->func)))
 		die("func not NUL-terminated", line, len);
+	if (!memchr(ev->comm, '\0', sizeof(ev->comm)))
+		die("comm not NUL-terminated", line, len);
+	if ((ev->type == HZ_EV_SCHED_SWITCH) && (ev->prev_pid < 0 || ev->next_pid < 0))
+		die("a negative pid in sched_switch", line, len);
 	if (ev->cpu > 4095 || ev->tcpu > 4095)
 		die("cpu out of range", line, len);
 	if (ev->has >> 8 || ev->tflags >> 3 || ev->hmode >> 4 || ev->ctx >> 2)
@@ -88,7 +94,9 @@ static enum hz_line_kind parse(const uint8_t *line, size_t len, struct hz_event 
 
 /* What the reader must make of the input, by its rules. */
 struct expect {
-	uint64_t error_line; /* 0: no error */
+	uint64_t first_bad; /* the first bad line's number, 0: none */
+	uint64_t bad;
+	bool truncated;
 	uint64_t events, comments, unknown;
 	uint64_t by_type[HZ_EV_TYPES];
 };
@@ -101,20 +109,32 @@ static bool control(const uint8_t *s, size_t n)
 	return false;
 }
 
-/* One line by the reader's rules: error_line is set when it ends the reading. */
+static void bad_line(struct expect *x, uint64_t n)
+{
+	if (!x->bad++)
+		x->first_bad = n;
+}
+
+/* One line by the reader's rules. */
 static void expect_line(struct expect *x, uint64_t n, const uint8_t *line, size_t len, bool nl)
 {
 	struct hz_event ev;
 	enum hz_line_kind kind;
 
 	if (len > LINE_MAX_LEN || memchr(line, '\0', len)) {
-		x->error_line = n;
+		/* the reader parses such a line no more; each line is still checked here */
+		if (len <= LINE_MAX_LEN)
+			parse(line, len, &ev);
+		bad_line(x, n);
 		return;
 	}
 	kind = parse(line, len, &ev);
-	if (kind == HZ_LINE_BAD || (!nl && kind != HZ_LINE_EVENT) ||
-	    (kind != HZ_LINE_EVENT && control(line, len))) {
-		x->error_line = n;
+	if (!nl && kind != HZ_LINE_EVENT) {
+		x->truncated = true;
+		return;
+	}
+	if (kind == HZ_LINE_BAD || (kind != HZ_LINE_EVENT && control(line, len))) {
+		bad_line(x, n);
 		return;
 	}
 	if (kind == HZ_LINE_EVENT) {
@@ -136,13 +156,8 @@ static void expect_all(const uint8_t *data, size_t size, struct expect *x)
 	while (pos < size) {
 		const uint8_t *nl = memchr(data + pos, '\n', size - pos);
 		size_t len = nl ? (size_t)(nl - (data + pos)) : size - pos;
-		struct hz_event ev;
 
-		/* Past the reader's error, the lines are still checked one by one. */
-		if (x->error_line)
-			parse(data + pos, len, &ev);
-		else
-			expect_line(x, ++n, data + pos, len, nl);
+		expect_line(x, ++n, data + pos, len, nl);
 		pos += len + 1;
 	}
 }
@@ -155,8 +170,10 @@ static bool compressed_magic(const uint8_t *d, size_t n)
 
 static void reader_fail(const char *what, const struct expect *x, const char *err)
 {
-	fprintf(stderr, "fuzz_trace: reader: %s (expected error line %" PRIu64 ", got \"%s\")\n",
-		what, x->error_line, err);
+	fprintf(stderr,
+		"fuzz_trace: reader: %s (expected %" PRIu64 " bad, the first line %" PRIu64
+		"; got \"%s\")\n",
+		what, x->bad, x->first_bad, err);
 	abort();
 }
 
@@ -178,14 +195,16 @@ static void check_reader(const uint8_t *data, size_t size, const struct expect *
 	while ((rc = hz_next(r, &ev)) == 1)
 		check_event(&ev, (const uint8_t *)"(from the reader)", 17);
 	st = hz_stats(r);
-	if ((rc == -1) != (x->error_line != 0))
-		reader_fail("error or not", x, hz_error(r));
-	snprintf(want, sizeof(want), "line %" PRIu64 ": ", x->error_line);
-	if (rc == -1 && (strncmp(hz_error(r), want, strlen(want)) || strchr(hz_error(r), '\n')))
-		reader_fail("the error names another line", x, hz_error(r));
+	if (rc != 0)
+		reader_fail("an error", x, hz_error(r));
+	if (st->bad != x->bad || st->truncated != x->truncated)
+		reader_fail("bad lines or truncation differ", x, st->first_bad);
+	snprintf(want, sizeof(want), "line %" PRIu64 ": ", x->first_bad);
+	if (x->bad && (strncmp(st->first_bad, want, strlen(want)) || strchr(st->first_bad, '\n')))
+		reader_fail("the first bad line is another", x, st->first_bad);
 	if (st->events != x->events || st->comments != x->comments || st->unknown != x->unknown ||
 	    memcmp(st->by_type, x->by_type, sizeof(x->by_type)))
-		reader_fail("counts differ", x, hz_error(r));
+		reader_fail("counts differ", x, st->first_bad);
 	if (hz_close(r))
 		reader_fail("hz_close reported a failure", x, "");
 	close(fd);

@@ -6,7 +6,8 @@
 #    jiffies timers' lateness and their wakeups computed here with awk from
 #    the raw lines; replayed "as Linux would" at the recorded setting, the
 #    tool must come within 10 % of what the trace shows;
-#  - the exact wheel: no timer early, none more than one tick late;
+#  - the exact wheel (--wheel dynhz): no timer early, none more than one
+#    tick late; Linux's wheel is the default;
 #  - synthetic loads (tests/hzadvise/synth.c) where the advice must flip;
 #  - --retune (HZ changed mid-replay) against the fixed settings and the
 #    fixed replays of each stretch of the trace;
@@ -23,7 +24,7 @@ bin=$out/hzadvise
 build() {
 	make --no-print-directory SAN=1 lib >"$out/build.log" 2>&1 &&
 		$CC -std=gnu11 -Wall -Wextra -Werror -O1 -g $SAN -Iinclude tools/hzadvise/*.c \
-			"$(make --no-print-directory SAN=1 print-builddir)/libdynhz.a" -o "$bin" \
+			"$(make --no-print-directory SAN=1 print-builddir)/libdynhz.a" -lm -o "$bin" \
 			>>"$out/build.log" 2>&1 &&
 		$CC -std=gnu11 -Wall -Wextra -Werror -O2 tests/hzadvise/synth.c -o "$out/synth" \
 			>>"$out/build.log" 2>&1 &&
@@ -87,10 +88,13 @@ observed_wakeups() { # file
 for f in tests/data/traces/*.txt.xz; do
 	name=$(basename "$f" .txt.xz)
 	log=$out/$name.log
-	"$bin" -v --wheel linux "$f" >"$log.linux" 2>"$log.linux.err"
+	"$bin" -v "$f" >"$log.linux" 2>"$log.linux.err"
 	rc_linux=$?
-	"$bin" "$f" >"$log" 2>"$log.err"
+	"$bin" --wheel dynhz "$f" >"$log" 2>"$log.err"
 	rc=$?
+	"$bin" -q --wheel linux "$f" 2>/dev/null | cmp -s - <(grep -E '^(source|setting|observed-program|program|recommend|cmdline):' "$log.linux") &&
+		report "hzadvise: $name: Linux's wheel is the default" ||
+		report "hzadvise: $name: Linux's wheel is the default" "--wheel linux differs from no option"
 	src=$(grep '^source:' "$log")
 	hz=$(field hz "$src")
 	mode=$(field mode "$src")
@@ -157,41 +161,61 @@ for f in tests/data/traces/*.txt.xz; do
 		max=$(field late_max_us "$line")
 		[ "$max" -le $((1000000 / h + 1)) ] || p+=("hz=$h: late_max_us=$max > one tick")
 	done < <(grep '^setting:' "$log")
-	[ "$(grep -c '^setting:' "$log")" -eq 10 ] || p+=("not 10 settings")
+	# HZ 100, 250, 300, 1000 (the recorded 250 among them), periodic and tickless
+	[ "$(grep -c '^setting:' "$log")" -eq 8 ] || p+=("not 8 settings")
 	report "hzadvise: $name: exact wheel: never early, at most one tick late" "${p[@]}"
 
-	line=$(grep '^recommend:' "$log")
-	[[ $line =~ ^recommend:\ hz=[0-9]+\ mode=(periodic|nohz)\ reason=\".+\"$ ]] &&
-		report "hzadvise: $name: ${line%% reason=*}" || report "hzadvise: $name: recommends" "${line:-none}"
+	# The advice, and the kernel command line that boots it.
+	line=$(grep '^recommend:' "$log.linux")
+	cmd=$(grep '^cmdline:' "$log.linux")
+	head=${line%% reason=*}
+	want_cmd="cmdline: hz=$(field hz "$head") nohz=$([ "$(field mode "$head")" = nohz ] && echo on || echo off)"
+	[[ $line =~ ^recommend:\ hz=[0-9]+\ mode=(periodic|nohz)\ noise=[01]\ reason=\".+\"$ ]] && [ "$cmd" = "$want_cmd" ] &&
+		report "hzadvise: $name: ${line%% reason=*}, $cmd" || report "hzadvise: $name: recommends" "${line:-none} / ${cmd:-no cmdline} (want $want_cmd)"
 	echo "$name: ${line}" >>"$out/recommendations.txt"
 done
 
 # The idle trace: a periodic 1000 Hz tick costs energy, tickless idle at the
 # recorded HZ is the reference (1.0000).
-log=$out/idle.log
+log=$out/idle.log.linux
 r1000=$(field energy_rel "$(grep '^setting: hz=1000 mode=periodic ' "$log")")
 r250=$(field energy_rel "$(grep '^setting: hz=250 mode=nohz ' "$log")")
 awk -v a="$r1000" -v b="$r250" 'BEGIN { exit !(a > 1.2 && b == 1) }' &&
 	report "hzadvise: idle: periodic 1000 Hz costs energy ($r1000 of tickless 250)" ||
 	report "hzadvise: idle: periodic 1000 Hz costs energy ($r1000 of tickless 250)" "$r1000 / $r250"
 
-# Where the advice must flip.
+# Where the advice must flip (synth.c; recorded at 1000 Hz tickless).
+# sleeps: a task's schedule_timeout(1) loop; at H it asks for the next
+# jiffy and, with level 0's round-up, runs one tick of H behind it, so it
+# wakes H / 2 times a second, late by 1e6 / H us: within a budget B only
+# H >= 1e6 / B, and the fewest wakeups is the lowest such H. The budget
+# is --max-late-us (2000 unless told; 100 % of its 0.5 ms ask is less).
+# idle, aligned, spread: kernel timers of 1 s and more, at distinct
+# milliseconds or all on one: on the exact wheel the same wakeups at every
+# HZ tickless, so no difference: the recorded setting, noise=1. Where the
+# recorded setting is itself the best, that is no noise (noise=0).
 flips=(
-	"idle|--max-late-us 10000|mode=nohz"
-	"idle|--max-late-us 50000|hz=24 mode=nohz"
-	"sleeps|--max-late-us 10000|hz=250 mode=nohz"
+	"sleeps||hz=1000 mode=nohz noise=0 reason=\"hz=1000 tickless, as recorded, has the fewest"
 	"sleeps|--max-late-us 1500|hz=1000 mode=nohz"
-	"aligned|--max-late-us 100|hz=24 mode=nohz"
-	"spread|--max-late-us 100|hz=1000 mode=nohz"
+	"sleeps|--max-late-us 5000|hz=250 mode=nohz noise=0"
+	"sleeps|--max-late-us 20000|hz=100 mode=nohz noise=0"
+	"idle|--wheel dynhz|hz=1000 mode=nohz noise=1"
+	"aligned|--wheel dynhz|hz=1000 mode=nohz noise=1"
+	"spread|--wheel dynhz|hz=1000 mode=nohz noise=1"
 )
 for fl in "${flips[@]}"; do
 	IFS='|' read -r load opt want <<<"$fl"
-	[ -f "$out/$load.txt" ] || "$out/synth" "$load" >"$out/$load.txt"
+	"$out/synth" "$load" >"$out/$load.txt"
 	# shellcheck disable=SC2086
 	line=$("$bin" -q $opt "$out/$load.txt" 2>&1 | grep '^recommend:')
 	[[ $line == "recommend: "*"$want"* ]] && report "hzadvise: synthetic $load, $opt: $want" ||
 		report "hzadvise: synthetic $load, $opt: $want" "got: $line"
 done
+# The sleeps load's advice names the program whose timeouts rule out the lower HZ.
+line=$("$bin" -q "$out/sleeps.txt" 2>&1 | grep '^recommend:')
+[[ $line == *"lower settings are out: task-100's timeouts"*"at hz=100"* ]] &&
+	report "hzadvise: synthetic sleeps: the advice names task-100, late at hz=100" ||
+	report "hzadvise: synthetic sleeps: the advice names task-100, late at hz=100" "$line"
 # The synthetic idle load: 1000 Hz inferred, its wakeups as synth made them.
 src=$("$bin" -q "$out/idle.txt" | grep '^source:')
 ticks=$(grep -c 'function=tick_nohz_handler' "$out/idle.txt")
@@ -223,7 +247,7 @@ report "hzadvise: .xz, .gz, plain and stdin give the same lines" "${p[@]}"
 "$bin" -q --csv "$out/net.csv" "$out/net.txt" >"$out/net.csv.out"
 p=()
 rows=$(($(wc -l <"$out/net.csv") - 1))
-[ "$rows" -eq 30 ] || p+=("$rows rows, want 10 settings x (2 CPUs + all)")
+[ "$rows" -eq 24 ] || p+=("$rows rows, want 8 settings x (2 CPUs + all)")
 while IFS=, read -r h m c w _; do
 	[ "$c" = all ] || continue
 	want=$(field wakeups_per_s "$(grep "^setting: hz=$h mode=$m " "$out/net.csv.out")")
@@ -241,10 +265,36 @@ for fig in wakeups lateness residency; do
 done
 report "hzadvise: --plot writes PNG and SVG figures" "${p[@]}"
 
+# The figures a person reads at a glance: the observed point marked in the
+# wakeups plot, one legend entry per setting in the lateness CDF (colour
+# by HZ, dashes for periodic) and the observed distribution beside them.
+p=()
+grep -q "title 'observed (hz=250 periodic)'" "$out/plot/plot.gp" || p+=("wakeups: no observed point")
+n=$(grep -o "title 'hz=[0-9]* \(periodic\|tickless\)'" "$out/plot/plot.gp" | sort -u | wc -l)
+[ "$n" -eq 8 ] || p+=("lateness: $n distinct settings in the legend, want 8")
+grep -q "with steps lw 3 lc rgb 'black' title 'observed'" "$out/plot/plot.gp" || p+=("lateness: no observed CDF")
+report "hzadvise: --plot: the observed point marked, one legend entry per setting" "${p[@]}"
+
+# --html: one self-contained page (no script, nothing fetched: the only
+# URL is SVG's namespace) with the command line the advice's cmdline: line
+# says, and the two figures inline with the same marks.
+p=()
+"$bin" --html "$out/net.html" "$out/net.txt" >"$out/net.html.out" 2>"$out/net.html.err" || p+=("exit status $?: $(head -2 "$out/net.html.err")")
+cmd=$(sed -n 's/^cmdline: //p' "$out/net.html.out")
+grep -q "Boot with <code>$cmd</code>" "$out/net.html" || p+=("no \"Boot with $cmd\"")
+[ "$(grep -c '<svg' "$out/net.html")" -eq 2 ] || p+=("not 2 inline SVG figures")
+grep -qiE '<script|<img|<link|<iframe| src=| href=|url\(' "$out/net.html" && p+=("refers outside itself: $(grep -oiE '<script|<img|<link|<iframe| src=| href=|url\(' "$out/net.html" | head -1)")
+[ "$(grep -o 'http[^'"'"'" ]*' "$out/net.html" | sort -u)" = "http://www.w3.org/2000/svg" ] || p+=("a URL other than SVG's namespace")
+grep -q '>observed (hz=250 periodic)</text>' "$out/net.html" || p+=("wakeups figure: no observed point")
+n=$(grep -o '>hz=[0-9]* \(periodic\|tickless\)</text>' "$out/net.html" | sort -u | wc -l)
+[ "$n" -eq 8 ] || p+=("lateness figure: $n settings in the legend, want 8")
+report "hzadvise: --html: one self-contained page, the advice's command line, both figures" "${p[@]}"
+
 # --retune: HZ changed mid-replay by the core (dynhz_host_retune). The
 # references are replays the retune path does not compute: the fixed-HZ
 # settings, and the fixed-HZ replays of each stretch of the trace cut here
-# with awk.
+# with awk. On the exact wheel, whose bounds are the core's own.
+bin_rt() { "$bin" --wheel dynhz "$@"; }
 # csv_sum CSV HZ MODE COL: column COL (4 wakeups/s, 5 ticks/s) of one
 # setting, summed over its per-CPU rows.
 csv_sum() { awk -F, -v h="$2" -v m="$3" -v k="$4" '$1 == h && $2 == m && $3 != "all" { s += $k } END { printf "%.6f\n", s }' "$1"; }
@@ -271,8 +321,8 @@ for f in tests/data/traces/*.txt.xz; do
 
 	# (a) A schedule whose only change is at T=0 boots at that HZ; a change
 	# to the HZ in force changes nothing: both as the fixed setting.
-	"$bin" -q --hz 250,100 --retune 0:100 "$raw" >"$out/rt-$name.0" 2>&1
-	"$bin" -q --hz 250 --retune "$(awk -v s="$span" 'BEGIN { printf "%.3f", s / 3 }')":250 "$raw" >"$out/rt-$name.same" 2>&1
+	bin_rt -q --hz 250,100 --retune 0:100 "$raw" >"$out/rt-$name.0" 2>&1
+	bin_rt -q --hz 250 --retune "$(awk -v s="$span" 'BEGIN { printf "%.3f", s / 3 }')":250 "$raw" >"$out/rt-$name.same" 2>&1
 	p=()
 	same "$(grep "^setting: hz=100 mode=$mode " "$out/rt-$name.0")" "$(grep '^setting: hz=100@0 ' "$out/rt-$name.0")" ||
 		p+=("0:100 differs from fixed 100: $(grep '^setting: hz=100' "$out/rt-$name.0")")
@@ -286,12 +336,12 @@ for f in tests/data/traces/*.txt.xz; do
 	# gap between the stretches (events in it belong to neither) at 1000/s;
 	# and 0.5 % for what the cut moves (coalescing, a cancel cut off).
 	half=$(awk -v s="$span" 'BEGIN { printf "%.3f", int(s / 2 * 1000) / 1000 }')
-	"$bin" -q -v --hz 1000,100 --retune "$half:100" --csv "$out/rt-$name.csv" "$raw" >"$out/rt-$name.out" 2>"$out/rt-$name.err"
+	bin_rt -q -v --hz 1000,100 --retune "$half:100" --csv "$out/rt-$name.csv" "$raw" >"$out/rt-$name.out" 2>"$out/rt-$name.err"
 	rc=$?
 	stretch "$raw" 0 "$half" >"$out/rt-$name.a"
 	stretch "$raw" "$half" 1e9 >"$out/rt-$name.b"
-	"$bin" -q --hz 1000 --csv "$out/rt-$name.a.csv" "$out/rt-$name.a" >"$out/rt-$name.a.out" 2>&1
-	"$bin" -q --hz 100 --csv "$out/rt-$name.b.csv" "$out/rt-$name.b" >"$out/rt-$name.b.out" 2>&1
+	bin_rt -q --hz 1000 --csv "$out/rt-$name.a.csv" "$out/rt-$name.a" >"$out/rt-$name.a.out" 2>&1
+	bin_rt -q --hz 100 --csv "$out/rt-$name.b.csv" "$out/rt-$name.b" >"$out/rt-$name.b.out" 2>&1
 	sa=$(field span_s "$(grep '^source:' "$out/rt-$name.a.out")")
 	sb=$(field span_s "$(grep '^source:' "$out/rt-$name.b.out")")
 	line=$(grep '^setting: hz=1000@0>100@' "$out/rt-$name.out")
@@ -313,7 +363,7 @@ for f in tests/data/traces/*.txt.xz; do
 	# (c) Never early; late by at most the old tick and the new one (a timer
 	# pending across the change had its old-HZ jiffy; the core rounds that
 	# up to a new one). Many changes: at most the sum of their ticks.
-	"$bin" -q -v --hz 24 --retune 2:10000,4:24,6:300,8:1000,9:19 "$raw" >"$out/rt-$name.many" 2>"$out/rt-$name.many.err"
+	bin_rt -q -v --hz 24 --retune 2:10000,4:24,6:300,8:1000,9:19 "$raw" >"$out/rt-$name.many" 2>"$out/rt-$name.many.err"
 	p=()
 	grep -q 'ran early' "$out/rt-$name.err" "$out/rt-$name.many.err" && p+=("$(grep -h 'ran early' "$out/rt-$name.err" "$out/rt-$name.many.err" | head -1)")
 	max=$(field late_max_us "$line")
@@ -328,9 +378,9 @@ done
 # per-CPU figures weighted by the time each HZ ran (T and span - T).
 for load in sleeps spread; do
 	[ -f "$out/$load.txt" ] || "$out/synth" "$load" >"$out/$load.txt"
-	span=$(field span_s "$("$bin" -q --hz 100 "$out/$load.txt" | grep '^source:')")
+	span=$(field span_s "$(bin_rt -q --hz 100 "$out/$load.txt" | grep '^source:')")
 	t=$(awk -v s="$span" 'BEGIN { printf "%.3f", int(s * 400) / 1000 }')
-	"$bin" -q --hz 1000,100 --retune "$t:100" --csv "$out/rt-$load.csv" "$out/$load.txt" >"$out/rt-$load.out" 2>"$out/rt-$load.err"
+	bin_rt -q --hz 1000,100 --retune "$t:100" --csv "$out/rt-$load.csv" "$out/$load.txt" >"$out/rt-$load.out" 2>"$out/rt-$load.err"
 	line=$(grep '^setting: hz=1000@0>100@' "$out/rt-$load.out")
 	p=()
 	grep -q 'ran early' "$out/rt-$load.err" && p+=("$(grep 'ran early' "$out/rt-$load.err")")
@@ -353,7 +403,7 @@ done
 # schedule must give the same figures; B = I never changes anything.
 for name in build idle; do
 	raw=$out/rt-$name.txt
-	"$bin" -q -v --hz 1000,100 --retune-auto 1000:100 "$raw" >"$out/auto-$name.out" 2>"$out/auto-$name.err"
+	bin_rt -q -v --hz 1000,100 --retune-auto 1000:100 "$raw" >"$out/auto-$name.out" 2>"$out/auto-$name.err"
 	mode=$(field mode "$(grep '^source:' "$out/auto-$name.out")")
 	p=()
 	grep -q 'ran early' "$out/auto-$name.err" && p+=("$(grep 'ran early' "$out/auto-$name.err")")
@@ -369,13 +419,13 @@ for name in build idle; do
 	# Every CPU made the same changes on these traces: as --retune, the same figures.
 	sched=$(sed -n 's/.* retune=//p' "$out/auto-$name.err" | sort -u)
 	if [ "$(wc -l <<<"$sched")" -eq 1 ] && [ "$sched" != none ]; then
-		"$bin" -q --hz 100 --retune "$sched" "$raw" >"$out/auto-$name.rt" 2>&1
+		bin_rt -q --hz 100 --retune "$sched" "$raw" >"$out/auto-$name.rt" 2>&1
 		same "$(grep '^setting: hz=auto:1000:100 ' "$out/auto-$name.out")" "$(grep '^setting: hz=100@0>' "$out/auto-$name.rt")" ||
 			p+=("differs from --retune $sched: $(grep -h -e '^setting: hz=auto' -e '^setting: hz=100@0' "$out/auto-$name.out" "$out/auto-$name.rt")")
 	else
 		p+=("the CPUs changed HZ differently: $sched")
 	fi
-	"$bin" -q --hz 250 --retune-auto 250:250 "$raw" >"$out/auto-$name.same" 2>&1
+	bin_rt -q --hz 250 --retune-auto 250:250 "$raw" >"$out/auto-$name.same" 2>&1
 	same "$(grep "^setting: hz=250 mode=$mode " "$out/auto-$name.same")" "$(grep '^setting: hz=auto:250:250 ' "$out/auto-$name.same")" ||
 		p+=("auto:250:250 differs from fixed 250")
 	report "hzadvise: $name: --retune-auto 1000:100 follows its rule, = --retune $(tr '\n' ' ' <<<"$sched")" "${p[@]}"
@@ -390,7 +440,7 @@ head -c 20000 tests/data/traces/net.txt.xz >"$out/truncated.txt.xz"
 bad=(
 	"empty input|$out/empty.txt|no timer events"
 	"binary input|$out/binary.txt|line 2"
-	"truncated line|$out/truncated.txt|truncated"
+	"foreign text|README.md|not an ftrace timer trace"
 	"truncated .xz|$out/truncated.txt.xz|xz"
 	"no such file|$out/nonexistent.txt|No such file"
 	"--hz 5|--hz 5 $out/net.txt|--hz"
@@ -426,6 +476,40 @@ for b in "${bad[@]}"; do
 	[ "$what" = "no trace" ] || [ "$(wc -l <"$out/bad.err")" -eq 1 ] || p+=("not one line: $(head -3 "$out/bad.err")")
 	report "hzadvise: $what: one line, exit 2" "${p[@]}"
 done
+
+# Input that is partly bad is read, and what was wrong said in one line
+# each: a last line cut short (the recorder stopped mid-line) skipped; a
+# malformed event line in the middle skipped and counted, the first one
+# named; events whose timestamp went back on their CPU dropped, counted per
+# CPU. The events read are those grep counts in what is left.
+evgrep=': (timer_start|timer_cancel|timer_expire_entry|hrtimer_start|hrtimer_cancel|hrtimer_expire_entry|tick_stop): '
+robust() { # what file want-stderr want-events
+	local src rc
+	"$bin" -q "$2" >"$out/robust.out" 2>"$out/robust.err"
+	rc=$?
+	src=$(grep '^source:' "$out/robust.out")
+	p=()
+	[ $rc -eq 0 ] || p+=("exit status $rc: $(head -2 "$out/robust.err")")
+	grep -q -- "$3" "$out/robust.err" || p+=("stderr lacks \"$3\": $(head -2 "$out/robust.err")")
+	[ "$(wc -l <"$out/robust.err")" -eq 1 ] || p+=("not one line: $(head -3 "$out/robust.err")")
+	[ "$(field events "$src")" = "$4" ] || p+=("events=$(field events "$src"), want $4")
+	report "hzadvise: $1: read, one line on stderr" "${p[@]}"
+}
+robust "truncated last line" "$out/truncated.txt" "the last line is cut short" \
+	"$(head -100 "$out/net.txt" | grep -cE "$evgrep")"
+xz -dc tests/data/traces/net.txt.xz | head -400 |
+	awk 'NR == 150 { sub(/expires=[0-9]+/, "expires=12x4") } NR == 151 { sub(/timer=/, "timer") } { print }' >"$out/badlines.txt"
+robust "2 bad lines" "$out/badlines.txt" "skipped 2 bad lines (first: line 150: " \
+	"$(head -400 "$out/net.txt" | sed -n '150,151!p' | grep -cE "$evgrep")"
+# Three lines of CPU 1 moved 50 ms back in time (each alone: the next
+# line is later again); CPU 0 untouched.
+xz -dc tests/data/traces/net.txt.xz | head -2000 | awk '
+	/ \[001\] / && NR > 1000 && k < 3 && NR % 7 == 0 && match($0, / [0-9]+\.[0-9]+: /) {
+		ts = substr($0, RSTART + 1, RLENGTH - 3)
+		$0 = substr($0, 1, RSTART) sprintf("%.6f", ts - 0.05) substr($0, RSTART + RLENGTH - 2); k++ }
+	{ print }' >"$out/back.txt"
+robust "timestamps back on CPU 1" "$out/back.txt" "3 events went back in time on their CPU: dropped (cpu 1: 3, first: cpu 1: " \
+	"$(($(head -2000 "$out/net.txt" | grep -cE "$evgrep") - 3))"
 
 # Timers started on one CPU for another's wheel (timer_start cpu=) are
 # replayed on the CPU that runs them: 12 started on CPU 0 for CPU 3,

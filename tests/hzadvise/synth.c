@@ -5,7 +5,9 @@
  * boot (Linux's INITIAL_JIFFIES, 2^32 - 300 s of jiffies):
  *
  *   synth idle     two timers (1 s and 2.3 s) re-armed as they fire, the CPU idle
- *   synth sleeps   a task sleeping 1 ms (schedule_timeout(1)) over and over
+ *   synth sleeps   a task sleeping 1 ms (schedule_timeout(1)) over and over,
+ *                  as Linux 5.9 and later run it: level 0 of the wheel rounds
+ *                  up, so each sleep ends at the tick after its expiry
  *   synth aligned  20 timers all due on the same jiffies: each whole second
  *                  of CLOCK_MONOTONIC (a jiffy boundary of HZ 100, 250, 1000)
  *   synth spread   20 timers due once a second, each at its own millisecond
@@ -68,6 +70,7 @@ static void tick(uint64_t j, int pid)
 	line(ns, pid, "d.h1.", ev);
 }
 
+/* Timer id runs at the tick of jiffy j (now=j). */
 static void expire(uint64_t j, int pid, unsigned int id)
 {
 	uint64_t ns = (j - INITIAL) * TICK + 9000;
@@ -100,6 +103,7 @@ static void idle(void)
 	for (uint64_t j = jiffy_at(T0) + 1; j < jiffy_at(T0 + 60000000000ULL); j++) {
 		bool ticked = false;
 
+		/* Both due: both run, then both are started again (in time order). */
 		for (unsigned int i = 0; i < 2; i++) {
 			if (next[i] != j)
 				continue;
@@ -107,13 +111,21 @@ static void idle(void)
 				tick(j, 0);
 			ticked = true;
 			expire(j, 0, i);
+		}
+		for (unsigned int i = 0; i < 2; i++) {
+			if (next[i] != j)
+				continue;
 			next[i] = j + period[i];
-			start((j - INITIAL) * TICK + 12000, 0, i, next[i]);
+			start((j - INITIAL) * TICK + 12000 + i * 1000, 0, i, next[i]);
 		}
 	}
 }
 
-/* schedule_timeout(1): due at the next jiffy; the task runs 50 us after each wakeup. */
+/*
+ * schedule_timeout(1): expires at the next jiffy, runs a jiffy later (the
+ * wheel's round-up: calc_index() files it one granule past its expiry);
+ * the task runs 50-250 us after each wakeup.
+ */
 static void sleeps(void)
 {
 	uint64_t ns = T0 + 300000;
@@ -123,9 +135,9 @@ static void sleeps(void)
 		uint64_t j = jiffy_at(ns) + 1;
 
 		start(ns, 100, 0, j);
-		tick(j, 0);
-		expire(j, 0, 0);
-		ns = (j - INITIAL) * TICK + 50000 + (ns * 7919 % 200000);
+		tick(j + 1, 0);
+		expire(j + 1, 0, 0);
+		ns = (j + 1 - INITIAL) * TICK + 50000 + (ns * 7919 % 200000);
 	}
 }
 
@@ -138,15 +150,18 @@ static void seconds(bool aligned)
 	for (unsigned int i = 0; i < NTIMERS; i++)
 		start(T0 + 10000 + i * 1000, 0, i, first + (aligned ? 0 : 37 * i + 11));
 	for (uint64_t s = first; s < first + 60 * HZ; s += HZ) {
+		/* aligned: one tick runs them all, then they are started again, in time order */
 		for (unsigned int i = 0; i < NTIMERS; i++) {
 			uint64_t j = s + (aligned ? 0 : 37 * i + 11);
 
-			/* aligned: one tick runs them all */
 			if (!aligned || i == 0)
 				tick(j, 0);
 			expire(j, 0, i);
-			start((j - INITIAL) * TICK + 12000 + i * 100, 0, i, j + HZ);
+			if (!aligned)
+				start((j - INITIAL) * TICK + 12000, 0, i, j + HZ);
 		}
+		for (unsigned int i = 0; aligned && i < NTIMERS; i++)
+			start((s - INITIAL) * TICK + 12000 + i * 100, 0, i, s + HZ);
 	}
 }
 

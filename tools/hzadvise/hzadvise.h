@@ -21,21 +21,31 @@
 typedef uint64_t u64;
 typedef int64_t s64;
 
-/* A log-linear histogram of ns values: exact below 512, 0.2 % wide above. */
-#define HIST_SUB_BITS 9
-#define HIST_BUCKETS  ((64 - HIST_SUB_BITS + 1) << (HIST_SUB_BITS - 1))
+/*
+ * A log-linear histogram of ns values: exact below 2^bits, then 2^(bits-1)
+ * buckets per power of two (bits 9: 0.2 % wide; bits 5: 6 %, 1 kB).
+ */
+#define HIST_SUB_BITS	9
+#define HIST_BUCKETS	((64 - HIST_SUB_BITS + 1) << (HIST_SUB_BITS - 1))
+#define HIST_SMALL_BITS 5
 struct hist {
 	u64 n, sum, min, max;
-	u64 *count; /* HIST_BUCKETS */
+	unsigned int bits;
+	u64 *count; /* hist_buckets(bits) */
 };
 void hist_init(struct hist *h);
+void hist_init_bits(struct hist *h, unsigned int bits);
+unsigned int hist_buckets(const struct hist *h);
 void hist_free(struct hist *h);
 void hist_add(struct hist *h, u64 v, u64 times);
 void hist_merge(struct hist *dst, const struct hist *src);
 /* The value at quantile q (0..1): the smallest v with at least q·n samples ≤ v. */
 u64 hist_quantile(const struct hist *h, double q);
-/* Buckets: index to the smallest value it holds, and the number of buckets used. */
+/* The value of the k-th smallest sample (1..n), as hist_quantile reads it. */
+u64 hist_kth(const struct hist *h, u64 k);
+/* Buckets: index to the smallest value it holds. */
 u64 hist_bucket_low(unsigned int i);
+u64 hist_bucket_low_bits(unsigned int i, unsigned int bits);
 
 /* A C-state: what an idle interval needs to be worth entering it. */
 struct cstate {
@@ -58,7 +68,10 @@ struct options {
 	unsigned int nhz;
 	bool hz_given;
 	double max_late_us;
-	bool wheel_linux; /* --wheel linux (default) or dynhz */
+	bool wheel_linux;    /* --wheel linux (default) or dynhz */
+	double max_late_pct; /* a program's timers may be this % of what they ask for late */
+	const char *html;    /* --html FILE */
+	bool no_programs;    /* --programs 0: no program: lines */
 	struct cstate cs[MAX_CSTATES];
 	unsigned int ncs;
 	double busy_w;	 /* power of a running CPU */
@@ -74,23 +87,67 @@ struct options {
 	bool verbose;
 };
 
+/*
+ * Programs: whose timers these are. A task's own sleeps (hrtimer_wakeup:
+ * nanosleep, poll, epoll_wait, select...; process_timeout:
+ * schedule_timeout, SO_RCVTIMEO, msleep) and the user timers it armed
+ * (timerfd, POSIX timers, setitimer) count for its comm (for an anonymized
+ * trace's "task", comm-PID); every other timer counts for its function, as
+ * kernel housekeeping. A kernel thread (by its name: kworker/..., rcu_...)
+ * sleeping counts as kernel housekeeping too.
+ */
+enum prog_kind {
+	PK_HRTIMER, /* a task's hrtimers: their wakeups do not depend on HZ */
+	PK_JIFFIES, /* a task's jiffies timeouts: rounded to ticks */
+	PK_KERNEL,  /* kernel housekeeping: a timer function, or a kernel thread's sleep */
+};
+#define MAX_PROGS 255 /* [0] is "no program" (the tick), the last "other" */
+struct prog {
+	char name[48];
+	uint8_t kind; /* enum prog_kind */
+	bool kthread; /* a kernel thread's sleep (name is its comm) */
+	bool jiffies; /* its timers are jiffies timers (else hrtimers) */
+	u64 pids;     /* distinct pids seen (at most counted to 2^64) */
+	int32_t last_pid;
+	u64 fired;	   /* observed */
+	struct hist late;  /* observed lateness, ns (jiffies timers: from jiffies, at the end) */
+	struct hist req_j; /* jiffies timers: the timeouts asked for, in jiffies */
+};
+
 /* Per CPU replay inputs, written by the first pass. */
 enum rec_type { REC_START, REC_CANCEL, REC_EXPIRE, REC_HRIRQ, REC_MARK };
-#define RF_LOCAL     (1U << 0) /* logged on this CPU (else a start from another CPU) */
-#define RF_BUSY	     (1U << 1) /* a task, not the idle task, was running */
-#define RF_BUSY_ON   (1U << 2) /* busy, and so is this CPU's next local event */
-#define RF_PRE	     (1U << 3) /* REC_START made up for a timer pending before the trace */
-#define RF_TICK	     (1U << 4) /* an event of the tick's own (its hrtimer, tick_stop) */
-#define RF_TICK_ON   (1U << 5) /* idle after it, and the recorded tick kept running */
-#define RF_IDLE_TICK (1U << 6) /* the tick's expiry, on an idle CPU */
-#define RF_DEFER     (1U << 7) /* REC_START of a deferrable timer (flags=D) */
+#define RF_LOCAL     (1U << 0)	/* logged on this CPU (else a start from another CPU) */
+#define RF_BUSY	     (1U << 1)	/* a task, not the idle task, runs after it */
+#define RF_BUSY_ON   (1U << 2)	/* busy, and so is this CPU's next local event */
+#define RF_PRE	     (1U << 3)	/* REC_START made up for a timer pending before the trace */
+#define RF_TICK	     (1U << 4)	/* an event of the tick's own (its hrtimer, tick_stop) */
+#define RF_TICK_ON   (1U << 5)	/* idle after it, and the recorded tick kept running */
+#define RF_IDLE_TICK (1U << 6)	/* the tick's expiry, on an idle CPU */
+#define RF_DEFER     (1U << 7)	/* REC_START of a deferrable timer (flags=D) */
+#define RF_SCHED     (1U << 8)	/* RF_BUSY is from sched_switch / cpu_idle, not the rule */
+#define RF_SLEEP     (1U << 9)	/* REC_START of a task's schedule_timeout (process_timeout) */
+#define RF_CHAIN     (1U << 10) /* RF_SLEEP, gap ns after the same timer's last expiry */
+#define GAP_NONE     UINT32_MAX
+/* REC_START's val: expires (jiffies, 40 bits) and the timeout= it was started with (24 bits). */
+#define VAL_EXP_BITS 40
+#define VAL_EXP(v)   ((v) & ((1ULL << VAL_EXP_BITS) - 1))
+#define VAL_T(v)     ((v) >> VAL_EXP_BITS)
+#define VAL_T_NONE   0xffffffULL /* no timeout= in the trace: from the jiffy grid */
+/* RF_CHAIN's gap: ns in the low bits; above, the recorded expiry's jiffies past its bucket. */
+#define GAP_NS_BITS    26
+#define GAP_NS(g)      ((g) & ((1U << GAP_NS_BITS) - 1))
+#define GAP_EXCESS(g)  ((g) >> GAP_NS_BITS)
+#define GAP_EXCESS_MAX 63U
 struct rec {
-	u64 ts;	     /* trace clock, ns */
-	u64 id;	     /* timer */
-	u64 expires; /* REC_START: jiffies */
-	u64 next_ts; /* RF_LOCAL: the next local event's time (UINT64_MAX: none) */
+	u64 ts;	 /* trace clock, ns */
+	u64 val; /* REC_START: VAL_EXP expires, VAL_T timeout; REC_HRIRQ: late ns or UINT64_MAX */
+	uint32_t idx; /* the timer, interned: 0, 1, 2... */
+	uint32_t aux; /* RF_LOCAL: ns to the next local event, saturated (UINT32_MAX: none) */
+	uint32_t
+		gap; /* RF_CHAIN: from the timer's last expiry to this start (GAP_NS, GAP_EXCESS) */
+	uint8_t prog; /* whose (struct prog), 0: none */
 	uint8_t type;
-	uint8_t flags;
+	uint16_t flags;
 };
 
 /* What the trace shows, and where its events went. */
@@ -100,13 +157,22 @@ struct source {
 	bool nohz;	    /* inferred */
 	const char *mode_how;
 	u64 tick_nsec; /* the recorded tick: Linux's TICK_NSEC at hz */
-	u64 events, unknown, lines;
+	u64 events, unknown, lines, bad;
+	char first_bad[240];
+	bool truncated;
+	u64 back, back_cpu_n; /* events whose timestamp went back on their CPU (dropped); CPUs */
+	unsigned int back_first_cpu;
+	char back_first[160];
+	u64 jumps;	/* events whose timestamp leapt over a minute ahead (dropped) */
+	bool has_sched; /* sched_switch or cpu_idle: busy and idle are the trace's own */
 	u64 first_ts, last_ts;
 	unsigned int ncpu;
 	u64 *cpu_wakeups; /* observed, per CPU */
 	u64 wakeups;
 	u64 *cpu_events; /* spooled records per CPU */
+	u64 *cpu_back;	 /* events dropped per CPU: their timestamp went back */
 	FILE **spool;
+	uint32_t ntimers; /* distinct timers (rec.idx < ntimers) */
 	struct hist late; /* observed lateness of jiffies timers, ns */
 	u64 fired;	  /* observed timer_expire_entry of started timers */
 	u64 mono_offset;  /* trace clock - CLOCK_MONOTONIC */
@@ -117,6 +183,10 @@ struct source {
 	struct rec *pre; /* timers that fired with no start in the trace: pending before it */
 	unsigned int *pre_cpu;
 	size_t npre;
+	struct prog *prog; /* [0..nprog) */
+	unsigned int nprog;
+	unsigned int nblocks; /* the trace's span in blocks, for the uncertainties */
+	u64 *block_wakeups;   /* observed wakeups per block */
 };
 
 int source_read(const char *path, const struct options *o, struct source *s, char *err,
@@ -124,6 +194,19 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 void source_free(struct source *s);
 /* The start of jiffy j of the recorded grid, in CLOCK_MONOTONIC ns. */
 s64 source_jiffy_mono(const struct source *s, u64 j);
+/* The recorded jiffies at CLOCK_MONOTONIC ns t. */
+s64 source_jiffies_at(const struct source *s, s64 mono);
+/* The block of trace time ts (0..nblocks-1). */
+unsigned int source_block(const struct source *s, u64 ts);
+/* Is this comm a kernel thread's? (by the names Linux gives them) */
+bool kthread_name(const char *comm);
+
+/* Per setting and program: what the replay found. */
+struct presult {
+	u64 fired;
+	struct hist late; /* small */
+	uint32_t *block;  /* fires per block */
+};
 
 /* One setting's results, per CPU and summed. */
 struct result {
@@ -141,6 +224,7 @@ struct result {
 	u64 fired, early, started;
 	u64 timer_ticks; /* ticks that ran timers */
 	u64 deferred;	 /* deferrable timers that waited for a tick */
+	u64 restarts;	 /* schedule_timeout loops started again by the replay itself */
 	struct hist late;
 	struct hist idle; /* idle interval lengths */
 	double busy_ns, idle_ns;
@@ -149,8 +233,12 @@ struct result {
 	double energy_j;
 	double tick_cpu_ns;
 	u64 events; /* records replayed */
+	unsigned int nblocks, nprog;
+	u64 *block_wakeups;   /* per block */
+	double *block_energy; /* per block, J */
+	struct presult *prog; /* per program, or NULL */
 };
-void result_init(struct result *r, unsigned int hz, bool nohz);
+void result_init(struct result *r, unsigned int hz, bool nohz, const struct source *s);
 void result_free(struct result *r);
 void result_add(struct result *sum, const struct result *cpu);
 /* The setting's HZ as the lines print it: "250"; with --retune, HZ@T from T s on: "1000@0>100@10". */
@@ -170,17 +258,29 @@ int parse_cstates(const char *spec, struct options *o, char *err, size_t errlen)
 
 /* Results to the terminal, lines, CSV; the advice. */
 struct advice {
-	int pick; /* index into the results, -1 for none */
-	char reason[512];
+	int pick;   /* index into the results, -1 for none */
+	bool noise; /* no setting differs from the recorded one by more than the noise */
+	char reason[1024];
+	char hurt[1024]; /* which program a low HZ makes late, and by how much */
 };
-void advise(const struct options *o, const struct result *res, unsigned int n, int recorded,
-	    struct advice *a);
+/* A 95 % interval's half width for the per-block values v[0..n) summed: the total's. */
+double block_ci(const u64 *v, unsigned int n);
+double block_ci_d(const double *v, unsigned int n);
+/* The same for the difference of two settings' per-block totals (paired). */
+double block_ci_diff(const u64 *a, const u64 *b, unsigned int n);
+/* A 95 % interval of the q-quantile from the order statistics: [*lo, *hi]. */
+void hist_quantile_ci(const struct hist *h, double q, u64 *lo, u64 *hi);
+int write_html(const char *path, const struct options *o, const struct source *s,
+	       const struct result *res, unsigned int n, int recorded, const struct advice *a,
+	       char *err, size_t errlen);
+void advise(const struct options *o, const struct source *s, const struct result *res,
+	    unsigned int n, int recorded, struct advice *a);
 void report(FILE *f, const struct options *o, const struct source *s, struct result *const *cpu,
 	    const struct result *res, unsigned int n, int recorded, const struct advice *a);
 int write_csv(const char *path, const struct source *s, struct result *const *cpu,
 	      const struct result *res, unsigned int n, int recorded, char *err, size_t errlen);
-int write_plots(const char *dir, const struct options *o, const struct result *res, unsigned int n,
-		double span_s, char *err, size_t errlen);
+int write_plots(const char *dir, const struct options *o, const struct source *s,
+		const struct result *res, unsigned int n, int recorded, char *err, size_t errlen);
 
 #define NSEC_PER_SEC_D 1e9
 

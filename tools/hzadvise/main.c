@@ -19,18 +19,20 @@
 #define TIMER_NS (HZ_TICK_COST_TIMER_INSNS * HZ_TICK_COST_NS_PER_INSN)
 #define RUN_NS	 (HZ_TICK_COST_RUN_TIMERS_INSNS * HZ_TICK_COST_NS_PER_INSN)
 
-static const unsigned int default_hz[] = { 24, 100, 250, 300, 1000 };
+static const unsigned int default_hz[] = { 100, 250, 300, 1000 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: hzadvise [options] TRACE   (TRACE: ftrace text, .gz/.xz, or - for stdin)\n"
 		"  --hz LIST            candidate HZ values, comma-separated (default "
-		"24,100,250,300,1000 and the recorded one)\n"
-		"  --max-late-us N      p99 lateness budget for the advice (default 10000)\n"
-		"  --wheel dynhz|linux  run timers exactly as dynhz does (default), or as Linux "
-		"files\n"
-		"                       them (its wheel, deferrable timers, its idle governor)\n"
+		"100,250,300,1000 and the recorded one)\n"
+		"  --max-late-us N      a program's timeouts may be late (p99) by this much...\n"
+		"  --max-late-pct P     ...or by P %% of what it asks for, the larger (2000, 100)\n"
+		"  --wheel linux|dynhz  run timers as Linux files them (default: its wheel,\n"
+		"                       deferrable timers, its idle governor), or exactly\n"
+		"  --html FILE          the report as one self-contained HTML page\n"
+		"  --programs 0|1       the program: lines (default 1)\n"
 		"  --cstates SPEC       NAME:EXIT_US:RESIDENCY_US:WATTS,... shallowest first\n"
 		"                       (default C1:2:2:1.0,C6:85:200:0.3,C8:200:800:0.15,"
 		"C10:890:5000:0.05)\n"
@@ -187,6 +189,18 @@ static int option(struct options *o, const char *opt, const char *v)
 		return parse_auto(v, o);
 	if (!strcmp(opt, "--max-late-us"))
 		return number(opt, v, 0, 1e10, &o->max_late_us) ? 2 : 0;
+	if (!strcmp(opt, "--max-late-pct"))
+		return number(opt, v, 0, 1e6, &o->max_late_pct) ? 2 : 0;
+	if (!strcmp(opt, "--html")) {
+		o->html = v;
+		return 0;
+	}
+	if (!strcmp(opt, "--programs")) {
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return fail("--programs: \"%s\" is not 0 or 1", v, "");
+		o->no_programs = !strcmp(v, "0");
+		return 0;
+	}
 	if (!strcmp(opt, "--busy-w"))
 		return number(opt, v, 0, 1e6, &o->busy_w) ? 2 : 0;
 	if (!strcmp(opt, "--tick-cost-ns"))
@@ -220,10 +234,10 @@ static int option(struct options *o, const char *opt, const char *v)
 static bool takes_value(const char *a)
 {
 	static const char *const with[] = {
-		"--hz",	    "--retune",	      "--retune-auto",	 "--max-late-us",
-		"--busy-w", "--tick-cost-ns", "--timer-cost-ns", "--run-cost-ns",
-		"--csv",    "--plot",	      "--wheel",	 "--cstates",
-		NULL
+		"--hz",		  "--retune",	    "--retune-auto",   "--max-late-us",
+		"--busy-w",	  "--tick-cost-ns", "--timer-cost-ns", "--run-cost-ns",
+		"--csv",	  "--plot",	    "--wheel",	       "--cstates",
+		"--max-late-pct", "--html",	    "--programs",      NULL
 	};
 
 	for (unsigned int i = 0; with[i]; i++)
@@ -372,6 +386,31 @@ static void auto_report(const struct result *r, const struct result *cpu, unsign
 	}
 }
 
+/* What was wrong with the input but did not stop the reading: one line each, on stderr. */
+static void input_warnings(const char *path, const struct source *s)
+{
+	if (s->bad)
+		fprintf(stderr, "hzadvise: %s: skipped %llu bad line%s (first: %s)\n", path,
+			(unsigned long long)s->bad, s->bad == 1 ? "" : "s", s->first_bad);
+	if (s->truncated)
+		fprintf(stderr, "hzadvise: %s: the last line is cut short: skipped\n", path);
+	if (s->back) {
+		fprintf(stderr,
+			"hzadvise: %s: %llu event%s went back in time on their CPU: dropped (",
+			path, (unsigned long long)s->back, s->back == 1 ? "" : "s");
+		for (unsigned int c = 0; c < s->ncpu; c++)
+			if (s->cpu_back[c])
+				fprintf(stderr, "cpu %u: %llu, ", c,
+					(unsigned long long)s->cpu_back[c]);
+		fprintf(stderr, "first: %s)\n", s->back_first);
+	}
+	if (s->jumps)
+		fprintf(stderr,
+			"hzadvise: %s: %llu event%s leapt more than a minute ahead of the trace: "
+			"dropped (a corrupt timestamp)\n",
+			path, (unsigned long long)s->jumps, s->jumps == 1 ? "" : "s");
+}
+
 static double now_s(void)
 {
 	struct timespec t;
@@ -382,8 +421,9 @@ static double now_s(void)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .max_late_us = 10000,
-			     .wheel_linux = false,
+	struct options o = { .max_late_us = 2000,
+			     .max_late_pct = 100,
+			     .wheel_linux = true,
 			     .tick_ns = TICK_NS,
 			     .timer_ns = TIMER_NS,
 			     .run_ns = RUN_NS };
@@ -406,6 +446,7 @@ int main(int argc, char **argv)
 	t0 = now_s();
 	if (source_read(path, &o, &s, err, sizeof(err)))
 		return fail("%s", err, "");
+	input_warnings(path, &s);
 	if (o.verbose)
 		fprintf(stderr,
 			"hzadvise: read %llu lines in %.2f s; bucket_expiry= matched %llu of "
@@ -425,7 +466,7 @@ int main(int argc, char **argv)
 	}
 	t0 = now_s();
 	for (unsigned int i = 0; i < nall; i++) {
-		result_init(&res[i], hz[i], nohz[i]);
+		result_init(&res[i], hz[i], nohz[i], &s);
 		cpu[i] = calloc(s.ncpu, sizeof(struct result));
 		if (!cpu[i])
 			abort();
@@ -437,7 +478,7 @@ int main(int argc, char **argv)
 			res[i].auto_idle = o.auto_idle;
 		}
 		for (unsigned int c = 0; c < s.ncpu; c++) {
-			result_init(&cpu[i][c], hz[i], nohz[i]);
+			result_init(&cpu[i][c], hz[i], nohz[i], &s);
 			cpu[i][c].retune = res[i].retune;
 			cpu[i][c].nretune = res[i].nretune;
 			cpu[i][c].auto_busy = res[i].auto_busy;
@@ -463,13 +504,14 @@ int main(int argc, char **argv)
 			auto_report(&res[nall - 1], cpu[nall - 1], s.ncpu);
 	}
 	/* The advice is among fixed settings: a schedule is the user's own to judge. */
-	advise(&o, res, n, recorded, &a);
+	advise(&o, &s, res, n, recorded, &a);
 	report(stdout, &o, &s, cpu, res, nall, recorded, &a);
 	rc = 0;
 	if (o.csv && write_csv(o.csv, &s, cpu, res, nall, recorded, err, sizeof(err)))
 		rc = fail("%s", err, "");
-	if (o.plot && write_plots(o.plot, &o, res, n, (double)(s.last_ts - s.first_ts) / 1e9 + 1e-9,
-				  err, sizeof(err)))
+	if (o.plot && write_plots(o.plot, &o, &s, res, n, recorded, err, sizeof(err)))
+		rc = fail("%s", err, "");
+	if (o.html && write_html(o.html, &o, &s, res, n, recorded, &a, err, sizeof(err)))
 		rc = fail("%s", err, "");
 	for (unsigned int i = 0; i < nall; i++) {
 		for (unsigned int c = 0; c < s.ncpu; c++)

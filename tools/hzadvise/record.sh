@@ -1,18 +1,22 @@
 #!/bin/bash
 # hzadvise record: a timer trace of this Linux machine, for the HZ advisor.
 #
-#	record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-b KB]
+#	record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-n] [-b KB]
 #
 # Enables the timer events the advisor reads (timer_start, timer_cancel,
 # timer_expire_entry, hrtimer_start, hrtimer_cancel, hrtimer_expire_entry,
-# tick_stop), streams trace_pipe into FILE, as trace_pipe prints them, (default timer-trace.txt) for
+# tick_stop) and, where the kernel has them, sched_switch and cpu_idle
+# (the advisor's busy and idle then come from the trace itself), streams trace_pipe into FILE, as trace_pipe prints them, (default timer-trace.txt) for
 # SECONDS (default 10; 0: until Ctrl-C), and on the way out, Ctrl-C and
 # kill included, puts back every tracing setting it changed, as it found it.
 #
 #	-p PID	only the events of these processes (repeatable); the tick's and
 #		the idle task's own events are then not recorded
 #	-a	anonymize: user task names become "task" (kernel threads and
-#		<idle> keep theirs: they say what the timer is)
+#		<idle> keep theirs: they say what the timer is), in the task
+#		column and in sched_switch's prev_comm= and next_comm=
+#	-n	no sched_switch or cpu_idle: a smaller trace, busy and idle by
+#		the advisor's rule
 #	-b KB	per-CPU ring buffer size while recording (default 4096)
 #
 # The first line of FILE is a comment with what the advisor cannot see in
@@ -21,21 +25,23 @@
 set -u
 
 usage() {
-	echo "usage: record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-b KB]" >&2
+	echo "usage: record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-n] [-b KB]" >&2
 	exit 2
 }
 
 secs=10
 out=timer-trace.txt
 anon=0
+sched=1
 bufkb=4096
 pids=()
-while getopts "d:p:o:ab:h" opt; do
+while getopts "d:p:o:anb:h" opt; do
 	case $opt in
 	d) secs=$OPTARG ;;
 	p) pids+=("$OPTARG") ;;
 	o) out=$OPTARG ;;
 	a) anon=1 ;;
+	n) sched=0 ;;
 	b) bufkb=$OPTARG ;;
 	*) usage ;;
 	esac
@@ -71,6 +77,12 @@ events=(timer/timer_start timer/timer_cancel timer/timer_expire_entry timer/hrti
 for e in "${events[@]}"; do
 	[ -e "$T/events/$e/enable" ] || { echo "record.sh: this kernel has no $e event" >&2; exit 1; }
 done
+# Busy and idle as the kernel saw them, where it has the events.
+if [ $sched -eq 1 ]; then
+	for e in sched/sched_switch power/cpu_idle; do
+		[ -e "$T/events/$e/enable" ] && events+=("$e")
+	done
+fi
 
 # What is changed, as it was: restored by restore(), whatever ends the run.
 declare -A saved=()
@@ -169,7 +181,22 @@ function kernel_task(pid,    f, line, r, rest, w) {
 	}
 	return kt[pid]
 }
+# sched_switch names both tasks: " prev_comm=NAME prev_pid=N" (a name may
+# hold spaces: up to the one pid= of its side).
+function anon_side(s, w,    p) {
+	if (!match(s, " " w "_comm=.* " w "_pid=[0-9]+"))
+		return s
+	p = substr(s, RSTART, RLENGTH)
+	sub(/.*_pid=/, "", p)
+	if (p == 0 || kernel_task(p))
+		return s
+	return substr(s, 1, RSTART - 1) " " w "_comm=task " w "_pid=" p substr(s, RSTART + RLENGTH)
+}
 {
+	if (index($0, " sched_switch: ")) {
+		$0 = anon_side($0, "prev")
+		$0 = anon_side($0, "next")
+	}
 	if (match($0, /-[0-9]+ +\[[0-9]+\]/)) {
 		head = substr($0, 1, RSTART - 1)
 		pid = substr($0, RSTART + 1)

@@ -2,30 +2,48 @@
 /*
  * One CPU of the trace at one setting, through the real dynhz core (the
  * hosted library): booted at hz=H nohz=on|off on a simulated device whose
- * clock counts 10 ns steps (100 MHz: the finest clock for which the core
- * has exact conversions at every HZ), so that its tick is Linux's
- * TICK_NSEC to 10 ns (exactly so where HZ divides 10^8: 100, 250, 1000)
- * and the grid of the recorded HZ falls on the recorded machine's own
- * jiffy boundaries.
+ * clock counts ns (1 GHz), so that its tick is Linux's TICK_NSEC exactly.
  *
  * Time: simulated ns are CLOCK_MONOTONIC's, from boot: an event at trace
  * time t happens at t - mono_offset; the core boots at 0 and leaps to the
  * trace's first tick.
- * Between two events the CPU is busy if both were logged by a task (not
- * the idle task) less than 1.5 recorded ticks apart (a busy CPU's tick
- * logs an event every tick), idle otherwise; busy, the core's tick runs;
- * idle, the idle loop halts and, with nohz=on, the tick stops.
  *
- * Timers: each timer_start asks for the start of the jiffy it names on
- * the recorded grid (a jiffies timer is due when jiffies reaches its
- * expiry); the replay starts a core timer for the first jiffy of H that
- * begins then or later (nsecs_to_jiffies, which rounds up) or, "as Linux
- * would", for the bucket Linux's wheel files that jiffy in. A restart of a
- * pending timer is mod_timer; a cancel is del_timer; a recorded expiry
- * lets the replayed timer go on to fire when the core says, apart from
- * the timer's next start. hrtimers are not the tick's business: each
- * recorded hrtimer expiry (the tick's own excepted) is an interrupt at
- * its recorded time, whatever H.
+ * Busy and idle: from the trace's own sched_switch (a task or the idle
+ * task runs next) or cpu_idle events when it has them; otherwise by the
+ * rule that a CPU is busy from an event a task logged until its next
+ * event, when that comes within 1.5 recorded ticks (a busy CPU's tick logs
+ * an event every tick), idle otherwise. Busy, the core's tick runs; idle,
+ * the idle loop halts and, with nohz=on, the tick stops.
+ *
+ * Timers are replayed from what they asked for in time, not from the
+ * jiffy the recording HZ gave them: a start with a timeout of T recorded
+ * jiffies asked for more than (T - 1) and at most T recorded ticks (Linux
+ * rounds every conversion up), and the replay takes the least of that,
+ * (T - 1) ticks and a little: at H it is jiffies + floor((T - 1) ·
+ * TICK_a / TICK_H) + 1, which at the recorded HZ is the recorded timeout
+ * exactly, and keeps a sub-tick request (SO_RCVTIMEO 1 ms: T = 1 at any
+ * HZ) at one tick of H. A timer the recording shows rounded to a whole
+ * second (round_jiffies) is rounded again at H. Then Linux's wheel files
+ * it (wheel.c: level granularity, level 0's round-up, the last level's
+ * reach), or with --wheel dynhz it runs exactly at its jiffy. A restart
+ * of a pending timer is mod_timer; a cancel is del_timer.
+ *
+ * A task's loop of sleeps in jiffies (schedule_timeout: SO_RCVTIMEO,
+ * msleep) goes as fast as H lets it: when such a timer fires in the
+ * replay and the recording shows the task starting it again (RF_CHAIN),
+ * the replay starts it again itself, the recorded gap after the firing
+ * (armed from the firing itself, so it goes round between two recorded
+ * events however far apart), with the last timeout recorded, for as long
+ * as the recorded loop goes on; the recorded starts of the loop then only
+ * update its timeout and gap. A recorded cancel (the task woken by
+ * something else: a datagram came) stops it, and the task's next sleep
+ * soon after starts it again (source.c counts a cut sleep as a loop's
+ * end too).
+ *
+ * hrtimers are not the tick's business: each recorded hrtimer expiry (the
+ * tick's own excepted) is an interrupt at its recorded time, late by what
+ * the recording shows, whatever H (high resolution: they are hardware
+ * timers).
  *
  * As Linux would, with nohz: a deferrable timer (flags=D) never wakes an
  * idle CPU; it waits, outside the core's wheel, for the first interrupt of
@@ -66,11 +84,16 @@
 struct inst {
 	struct timer_list t;
 	u64 treq; /* requested, simulated ns */
-	u64 id;
+	uint32_t idx;
+	uint8_t prog;
 	bool pre;    /* pending before the trace: no lateness to measure */
 	bool mapped; /* still the timer's current start */
+	bool loop;   /* a task's schedule_timeout loop the replay starts again */
 	size_t hidx; /* 1 + its place in the deferred heap, 0 if not there */
 	u64 due;     /* deferred: the start of its jiffy, simulated ns */
+	u64 T;	     /* the loop's timeout, recorded jiffies */
+	u32 gap;     /* the loop's time from a firing to the next start, ns */
+	u64 alive;   /* the loop goes on to here at least (simulated ns) */
 	struct inst *prev, *next;
 	struct ctx *ctx;
 };
@@ -79,7 +102,7 @@ struct ctx {
 	const struct source *s;
 	const struct options *o;
 	struct result *r;
-	struct map live; /* timer -> struct inst * of its current start */
+	struct inst **live; /* idx -> its current start */
 	struct inst *all;
 	u64 win_lo, win_hi; /* the trace's span, simulated ns */
 	u64 now;
@@ -93,11 +116,38 @@ struct ctx {
 	u64 last_run; /* the last tick that ran timers */
 	bool any_run;
 	unsigned int hz;	 /* now */
+	u64 period;		 /* of a jiffy at hz, simulated ns */
+	u64 tick_nsec;		 /* Linux's TICK_NSEC at hz */
 	u64 anchor_j, anchor_ns; /* jiffy anchor_j + k begins at anchor_ns + k periods */
 	unsigned int step;	 /* the next --retune change */
 	u64 next_window;	 /* --retune-auto: the end of this second */
 	double window_busy;	 /* busy_ns when it began */
+	unsigned int cpu;
+	unsigned int blk;    /* the block of [blk_lo, blk_lo + blk_len), simulated ns */
+	u64 blk_lo, blk_len; /* (time mostly moves forward: one division per block) */
+	struct inst *spare;  /* freed instances, for the next start: no malloc per start */
 };
+
+/*
+ * The block of simulated ns t, as source_block() says: block b holds the
+ * trace times first + d with b·S <= d·N < (b + 1)·S (N blocks over a span
+ * of S), d from ceil(b·S / N) on. The one found is kept with its bounds.
+ */
+static unsigned int block_of(struct ctx *c, u64 t)
+{
+	const struct source *s = c->s;
+	u64 span = s->last_ts - s->first_ts + 1, n = s->nblocks, lo, hi;
+	u64 sim_first = s->first_ts - s->mono_offset;
+
+	if (t - c->blk_lo < c->blk_len)
+		return c->blk;
+	c->blk = source_block(s, t + s->mono_offset);
+	lo = c->blk ? sim_first + (c->blk * span + n - 1) / n : 0;
+	hi = c->blk + 1 < n ? sim_first + ((c->blk + 1) * span + n - 1) / n : UINT64_MAX;
+	c->blk_lo = lo;
+	c->blk_len = hi - lo;
+	return c->blk;
+}
 
 static void heap_swap(struct ctx *c, size_t a, size_t b)
 {
@@ -171,7 +221,12 @@ static void close_idle(struct ctx *c, u64 until)
 	for (unsigned int i = 0; i < o->ncs; i++)
 		if (len >= o->cs[i].residency_us * 1e3)
 			c->r->res_ns[i] += len;
-	c->r->energy_j += idle_energy(o, len, &st);
+	{
+		double e = idle_energy(o, len, &st);
+
+		c->r->energy_j += e;
+		c->r->block_energy[block_of(c, b)] += e;
+	}
 	c->r->deepest[st + 1]++;
 }
 
@@ -186,6 +241,7 @@ static void wake(struct ctx *c, u64 x)
 	c->any_wake = true;
 	c->last_wake = x;
 	c->r->wakeups++;
+	c->r->block_wakeups[block_of(c, x)]++;
 	if (c->idle)
 		close_idle(c, x);
 }
@@ -199,11 +255,29 @@ static void unlink_inst(struct ctx *c, struct inst *in)
 	if (in->next)
 		in->next->prev = in->prev;
 	if (in->mapped)
-		map_del(&c->live, in->id);
+		c->live[in->idx] = NULL;
 	if (in->hidx)
 		heap_remove(c, in);
-	free(in);
+	in->next = c->spare;
+	c->spare = in;
 }
+
+/* A timer of program g ran, late by late ns, at simulated ns at. */
+static void prog_fired(struct ctx *c, uint8_t g, u64 late, u64 at)
+{
+	struct presult *pr;
+
+	if (!g || !c->r->prog)
+		return;
+	pr = &c->r->prog[g];
+	if (!pr->late.count)
+		hist_init_bits(&pr->late, HIST_SMALL_BITS);
+	pr->fired++;
+	hist_add(&pr->late, late, 1);
+	pr->block[block_of(c, at)]++;
+}
+
+static void rearm_at(struct ctx *c, struct inst *in, u64 s);
 
 static void finish(struct ctx *c, struct inst *in, u64 now)
 {
@@ -211,12 +285,26 @@ static void finish(struct ctx *c, struct inst *in, u64 now)
 		c->r->timer_ticks++;
 	c->any_run = true;
 	c->last_run = now;
-	c->r->fired++;
-	if (!in->pre) {
-		if (now < in->treq)
-			c->r->early++;
-		else
-			hist_add(&c->r->late, now - in->treq, 1);
+	if (now >= c->win_lo && now <= c->win_hi) {
+		c->r->fired++;
+		if (!in->pre) {
+			if (now < in->treq)
+				c->r->early++;
+			else
+				hist_add(&c->r->late, now - in->treq, 1);
+			if (now >= in->treq)
+				prog_fired(c, in->prog, now - in->treq, now);
+		}
+	}
+	/*
+	 * A loop goes on: the task starts it again, the recorded gap later, and
+	 * as late again as the recorded expiry was after its jiffy (a softirq
+	 * delayed, a busy machine).
+	 */
+	if (in->loop && in->mapped &&
+	    now + GAP_NS(in->gap) + GAP_EXCESS(in->gap) * c->s->tick_nsec <= in->alive) {
+		rearm_at(c, in, now + GAP_NS(in->gap) + GAP_EXCESS(in->gap) * c->s->tick_nsec);
+		return;
 	}
 	unlink_inst(c, in);
 }
@@ -252,8 +340,44 @@ static void account(struct ctx *c, u64 from, u64 t)
 {
 	u64 a = from > c->win_lo ? from : c->win_lo, b = t < c->win_hi ? t : c->win_hi;
 
-	if (!c->idle && b > a)
+	if (!c->idle && b > a) {
 		c->r->busy_ns += (double)(b - a);
+		c->r->block_energy[block_of(c, b)] += c->o->busy_w * (double)(b - a) / 1e9;
+	}
+}
+
+/* The length of a jiffy at the current HZ, in simulated ns (whole cycles). */
+static u64 period_ns(const struct ctx *c)
+{
+	return c->period;
+}
+
+static void set_hz(struct ctx *c, unsigned int hz)
+{
+	c->hz = hz;
+	c->period = dynhz_host_period(hz).num * NS_PER_CYC;
+	c->tick_nsec = (1000000000ULL + hz / 2) / hz;
+}
+
+/*
+ * The ticks before simulated ns t that have nothing to do, at once: the
+ * core skips them (the same jiffies, the same timekeeping), and the replay
+ * counts each as the interrupt it would have been. Only where the tick
+ * runs in this stretch: periodic, busy, or kept by the idle governor (an
+ * idle tickless CPU stops it first); and not past a deferred timer, which
+ * runs from an interrupt.
+ */
+static void skip_ticks(struct ctx *c, u64 t)
+{
+	u64 per = c->period, first, k;
+
+	/* c->now is the core's clock: cheap tests first, this runs for every event */
+	if (t - c->now < 8 * per || (c->r->nohz && c->idle && !c->retain) ||
+	    (c->nheap && c->heap[0]->due <= t))
+		return;
+	k = dynhz_host_skip_ticks((t - c->now) / per - 1, &first);
+	for (u64 i = 0; i < k; i++)
+		on_irq(first + i * (per / NS_PER_CYC), c);
 }
 
 /* Time passes to simulated ns t, busy or idle as decided at the last local event. */
@@ -265,15 +389,10 @@ static void advance(struct ctx *c, u64 t)
 	t -= t % NS_PER_CYC;
 	if (t <= c->now)
 		return;
+	skip_ticks(c, t);
 	dynhz_host_pass(t - dynhz_host_cycles() * NS_PER_CYC, c->idle && !c->retain);
 	c->now = t;
 	account(c, from, t);
-}
-
-/* The length of a jiffy at the current HZ, in simulated ns (whole cycles). */
-static u64 period_ns(const struct ctx *c)
-{
-	return dynhz_host_period(c->hz).num * NS_PER_CYC;
 }
 
 /*
@@ -297,7 +416,7 @@ static void retune_at(struct ctx *c, u64 t, unsigned int hz)
 	/* The current HZ: the core changed nothing, nor waited for a tick. */
 	if (err || hz == c->hz)
 		return;
-	c->hz = hz;
+	set_hz(c, hz);
 	c->anchor_j = jiffies_64;
 	c->anchor_ns = c->now;
 }
@@ -377,55 +496,197 @@ static unsigned long jiffy_at(const struct ctx *c, u64 t)
 	return (unsigned long)c->anchor_j + nsecs_to_jiffies(t - c->anchor_ns);
 }
 
-static void start(struct ctx *c, const struct rec *r)
+/*
+ * Jiffies at H now, from the time: what a task that runs now reads (the
+ * core's own count waits, on an idle CPU, for its next interrupt).
+ */
+static unsigned long cur_jiffies(const struct ctx *c)
 {
-	s64 want = source_jiffy_mono(c->s, r->expires);
-	u64 treq = want > (s64)c->now ? (u64)want : c->now;
-	unsigned long exp = jiffy_at(c, treq);
-	uint64_t *v = map_get(&c->live, r->id);
-	struct inst *in;
+	return (unsigned long)(c->anchor_j + (c->now - c->anchor_ns) / period_ns(c));
+}
 
-	if (c->o->wheel_linux && !(r->flags & RF_PRE))
-		exp = (unsigned long)linux_bucket_expiry(exp, jiffies, c->hz);
-	if (v) {
-		in = (struct inst *)(uintptr_t)*v;
-	} else {
-		in = calloc(1, sizeof(*in));
-		if (!in)
-			abort();
-		timer_setup(&in->t, fire, 0);
-		in->id = r->id;
-		in->ctx = c;
-		in->next = c->all;
-		if (c->all)
-			c->all->prev = in;
-		c->all = in;
-		in->mapped = true;
-		map_put(&c->live, r->id, (uint64_t)(uintptr_t)in);
-	}
-	in->treq = treq;
-	in->pre = r->flags & RF_PRE;
+/* The jiffy at H that is k periods after anchor: its start in simulated ns. */
+static u64 jiffy_ns(const struct ctx *c, unsigned long j)
+{
+	return c->anchor_ns + (u64)(j - (unsigned long)c->anchor_j) * period_ns(c);
+}
+
+/*
+ * T recorded jiffies at H: the least request that the recording rounds up
+ * to T, (T - 1) recorded ticks and a little, rounded up to H's ticks.
+ */
+static unsigned long timeout_at(const struct ctx *c, u64 T)
+{
+	u64 ta = c->s->tick_nsec, tb = period_ns(c);
+
+	if (!T)
+		return 0;
+	if (ta == tb)
+		return (unsigned long)T;
+	return (unsigned long)((T - 1) * ta / tb + 1);
+}
+
+/*
+ * round_jiffies() at H, as Linux does it for CPU cpu: to the nearest whole
+ * second of jiffies (down only when that is still ahead), skewed 3 jiffies
+ * a CPU.
+ */
+static unsigned long round_at(unsigned long j, unsigned long now, unsigned int hz, unsigned int cpu)
+{
+	unsigned long orig = j, rem;
+
+	j += cpu * 3;
+	rem = j % hz;
+	j = rem < hz / 4 ? j - rem : j - rem + hz;
+	j -= cpu * 3;
+	return j <= now ? orig : j;
+}
+
+/* Starts (or moves) in at its expiry exp (jiffies at H): as Linux files it, or exactly. */
+static void arm(struct ctx *c, struct inst *in, unsigned long exp, bool defer)
+{
+	/*
+	 * Late from the start of the jiffy asked for, or from now when that
+	 * began before the start (the recording kernel's jiffies lagged the
+	 * grid): no timer can run before it is started.
+	 */
+	in->treq = jiffy_ns(c, exp);
+	if (in->treq < c->now)
+		in->treq = c->now;
+	if (c->o->wheel_linux && !in->pre)
+		exp = (unsigned long)linux_bucket_expiry(exp, cur_jiffies(c), c->hz);
 	if (in->hidx)
 		heap_remove(c, in);
-	if (c->o->wheel_linux && c->r->nohz && (r->flags & RF_DEFER)) {
+	if (c->o->wheel_linux && c->r->nohz && defer) {
 		del_timer(&in->t);
-		in->due = c->anchor_ns + (u64)(exp - (unsigned long)c->anchor_j) * period_ns(c);
+		in->due = jiffy_ns(c, exp);
 		heap_push(c, in);
 	} else {
 		mod_timer(&in->t, exp);
 	}
+}
+
+/*
+ * A loop's next sleep, as if the task started it at simulated ns s (its
+ * gap after the firing): armed at once, from the firing's callback, so
+ * that the loop goes round as often as H lets it between two recorded
+ * events, however far apart they are (the core's clock is the firing's).
+ */
+static void rearm_at(struct ctx *c, struct inst *in, u64 s)
+{
+	unsigned long cur = (unsigned long)(c->anchor_j + (s - c->anchor_ns) / c->period);
+	unsigned long exp = cur + timeout_at(c, in->T);
+
+	in->treq = jiffy_ns(c, exp);
+	if (in->treq < s)
+		in->treq = s;
+	if (c->o->wheel_linux)
+		exp = (unsigned long)linux_bucket_expiry(exp, cur, c->hz);
+	mod_timer(&in->t, exp);
+	c->r->started++;
+	c->r->restarts++;
+}
+
+static struct inst *new_inst(struct ctx *c, uint32_t idx)
+{
+	struct inst *in = c->spare;
+
+	if (in) {
+		c->spare = in->next;
+		memset(in, 0, sizeof(*in));
+	} else if (!(in = calloc(1, sizeof(*in)))) {
+		abort();
+	}
+	timer_setup(&in->t, fire, 0);
+	in->idx = idx;
+	in->ctx = c;
+	in->next = c->all;
+	if (c->all)
+		c->all->prev = in;
+	c->all = in;
+	in->mapped = true;
+	c->live[idx] = in;
+	return in;
+}
+
+/* How long a loop stays alive after a recorded start: two of its recorded periods and 10 ms. */
+static u64 loop_alive(const struct ctx *c, const struct inst *in)
+{
+	return c->now +
+	       2 * ((in->T + 2 + GAP_EXCESS(in->gap)) * c->s->tick_nsec + GAP_NS(in->gap)) +
+	       10000000ULL;
+}
+
+/* The timeout a start recorded: its timeout= or, without one, from the jiffy grid. */
+static u64 recorded_timeout(const struct ctx *c, const struct rec *r)
+{
+	s64 T;
+
+	if (VAL_T(r->val) != VAL_T_NONE)
+		return VAL_T(r->val);
+	T = (s64)VAL_EXP(r->val) - source_jiffies_at(c->s, (s64)c->now);
+	return T > 0 ? (u64)T : 0;
+}
+
+static void start(struct ctx *c, const struct rec *r)
+{
+	struct inst *in = c->live[r->idx];
+	unsigned long exp;
+
+	/* A loop the replay runs itself: the recording only says it goes on, and how. */
+	if (in && in->loop && (r->flags & RF_CHAIN) && timer_pending(&in->t)) {
+		in->T = recorded_timeout(c, r);
+		in->gap = r->gap;
+		in->alive = loop_alive(c, in);
+		return;
+	}
+	if (!in)
+		in = new_inst(c, r->idx);
+	in->pre = r->flags & RF_PRE;
+	in->prog = r->prog;
+	if (in->pre) {
+		/* Pending before the trace: due at the jiffy it fired, as the recording placed it. */
+		s64 want = source_jiffy_mono(c->s, VAL_EXP(r->val));
+		u64 treq = want > (s64)c->now ? (u64)want : c->now;
+
+		exp = jiffy_at(c, treq);
+	} else {
+		u64 T = recorded_timeout(c, r), E = VAL_EXP(r->val);
+		unsigned int hza = c->s->hz;
+		/*
+		 * The kernel counted from its jiffies at the start, E - T: where the
+		 * next one had begun on the grid but the kernel had not yet counted
+		 * it, the start is taken to be just before it began.
+		 */
+		s64 next = source_jiffy_mono(c->s, E - T + 1);
+		u64 t = (s64)c->now < next ? c->now : next > 0 ? (u64)next - 1 : 0;
+		unsigned long cur =
+			(unsigned long)(c->anchor_j +
+					(t < c->anchor_ns ? 0 : (t - c->anchor_ns) / period_ns(c)));
+
+		exp = cur + timeout_at(c, T);
+		/* round_jiffies: a whole second of the recording's jiffies, half a second or more ahead. */
+		if (T >= hza / 2 && (E + 3 * c->cpu) % hza == 0)
+			exp = round_at(exp, cur, c->hz, c->cpu);
+		in->T = T;
+	}
+	/* A loop once the recording shows it going round: its first sleep is one sleep. */
+	in->loop = (r->flags & RF_CHAIN) != 0;
+	if (in->loop) {
+		in->gap = r->gap;
+		in->alive = loop_alive(c, in);
+	}
+	arm(c, in, exp, r->flags & RF_DEFER);
 	if (!in->pre)
 		c->r->started++;
 }
 
 static void cancel(struct ctx *c, const struct rec *r)
 {
-	uint64_t *v = map_get(&c->live, r->id);
-	struct inst *in;
+	struct inst *in = c->live[r->idx];
 
-	if (!v)
+	if (!in)
 		return;
-	in = (struct inst *)(uintptr_t)*v;
 	del_timer(&in->t);
 	unlink_inst(c, in);
 }
@@ -433,12 +694,12 @@ static void cancel(struct ctx *c, const struct rec *r)
 /* Recorded: it fired. The replayed one fires when the core says; a new start is a new timer. */
 static void expired(struct ctx *c, const struct rec *r)
 {
-	uint64_t *v = map_get(&c->live, r->id);
+	struct inst *in = c->live[r->idx];
 
-	if (!v)
+	if (!in || in->loop)
 		return;
-	((struct inst *)(uintptr_t)*v)->mapped = false;
-	map_del(&c->live, r->id);
+	in->mapped = false;
+	c->live[r->idx] = NULL;
 }
 
 static u64 sim_time(const struct ctx *c, u64 ts)
@@ -456,19 +717,21 @@ static u64 sim_time(const struct ctx *c, u64 ts)
 static bool governor_keeps_tick(const struct ctx *c, const struct rec *r, const struct rec *end)
 {
 	const struct rec *n;
-	u64 period = (1000000000ULL + c->hz / 2) / c->hz;
-
 	for (n = r + 1; n < end; n++)
 		if ((n->flags & RF_LOCAL) && !(n->flags & RF_TICK))
-			return n->ts - r->ts < period;
+			return n->ts - r->ts < c->tick_nsec;
 	return false; /* nothing more: a long sleep */
 }
 
 static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 {
-	retune_due(c, sim_time(c, r->ts));
-	auto_due(c, sim_time(c, r->ts));
-	advance(c, sim_time(c, r->ts));
+	u64 t = sim_time(c, r->ts);
+
+	if (c->r->nretune)
+		retune_due(c, t);
+	if (c->r->auto_busy)
+		auto_due(c, t);
+	advance(c, t);
 	switch (r->type) {
 	case REC_START:
 		start(c, r);
@@ -481,13 +744,18 @@ static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 		break;
 	case REC_HRIRQ:
 		wake(c, c->now);
+		if (r->val != UINT64_MAX && c->now >= c->win_lo && c->now <= c->win_hi)
+			prog_fired(c, r->prog, r->val, c->now);
 		break;
 	default:
 		break;
 	}
 	if (r->flags & RF_LOCAL) {
-		set_busy(c, (r->flags & RF_BUSY_ON) &&
-				    r->next_ts - r->ts <= c->s->tick_nsec + c->s->tick_nsec / 2);
+		if (r->flags & RF_SCHED)
+			set_busy(c, r->flags & RF_BUSY);
+		else
+			set_busy(c, (r->flags & RF_BUSY_ON) &&
+					    r->aux <= c->s->tick_nsec + c->s->tick_nsec / 2);
 		/* As Linux would: the tick stays where the recorded one stayed, or the governor keeps it. */
 		if (c->idle && c->o->wheel_linux && c->r->nohz)
 			c->retain = (r->flags & RF_TICK_ON) ||
@@ -531,8 +799,12 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 	c.win_lo = sim_time(&c, s->first_ts);
 	c.win_hi = sim_time(&c, s->last_ts);
 	c.next_window = c.win_lo + AUTO_WINDOW_NS;
-	map_init(&c.live);
+	c.cpu = cpu;
+	c.live = calloc(s->ntimers ? s->ntimers : 1, sizeof(*c.live));
+	if (!c.live)
+		abort();
 	boot(&c);
+	set_hz(&c, r->hz);
 	c.anchor_j = jiffies_64 - dz_tick_count(); /* jiffies at boot, time 0 */
 	fast_forward(&c);
 	dynhz_host_set_irq_hook(on_irq, &c);
@@ -574,17 +846,35 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 		del_timer(&c.all->t);
 		unlink_inst(&c, c.all);
 	}
-	map_free(&c.live);
+	while (c.spare) {
+		struct inst *in = c.spare;
+
+		c.spare = in->next;
+		free(in);
+	}
+	free(c.live);
 	free(c.heap);
 }
 
-void result_init(struct result *r, unsigned int hz, bool nohz)
+void result_init(struct result *r, unsigned int hz, bool nohz, const struct source *s)
 {
 	memset(r, 0, sizeof(*r));
 	r->hz = hz;
 	r->nohz = nohz;
 	hist_init(&r->late);
 	hist_init(&r->idle);
+	r->nblocks = s->nblocks;
+	r->nprog = s->nprog;
+	r->block_wakeups = calloc(r->nblocks, sizeof(u64));
+	r->block_energy = calloc(r->nblocks, sizeof(double));
+	r->prog = calloc(r->nprog, sizeof(*r->prog));
+	if (!r->block_wakeups || !r->block_energy || !r->prog)
+		abort();
+	for (unsigned int g = 0; g < r->nprog; g++) {
+		r->prog[g].block = calloc(r->nblocks, sizeof(uint32_t));
+		if (!r->prog[g].block)
+			abort();
+	}
 }
 
 const char *result_hz(const struct result *r, char *buf, size_t len)
@@ -605,6 +895,14 @@ const char *result_hz(const struct result *r, char *buf, size_t len)
 
 void result_free(struct result *r)
 {
+	for (unsigned int g = 0; g < r->nprog; g++) {
+		free(r->prog[g].block);
+		if (r->prog[g].late.count)
+			hist_free(&r->prog[g].late);
+	}
+	free(r->prog);
+	free(r->block_wakeups);
+	free(r->block_energy);
 	free(r->chosen);
 	free(r->window_busy);
 	hist_free(&r->late);
@@ -631,4 +929,22 @@ void result_add(struct result *sum, const struct result *cpu)
 	sum->energy_j += cpu->energy_j;
 	sum->tick_cpu_ns += cpu->tick_cpu_ns;
 	sum->events += cpu->events;
+	sum->restarts += cpu->restarts;
+	for (unsigned int b = 0; b < sum->nblocks; b++) {
+		sum->block_wakeups[b] += cpu->block_wakeups[b];
+		sum->block_energy[b] += cpu->block_energy[b];
+	}
+	for (unsigned int g = 0; g < sum->nprog; g++) {
+		struct presult *d = &sum->prog[g];
+		const struct presult *p = &cpu->prog[g];
+
+		if (!p->fired)
+			continue;
+		if (!d->late.count)
+			hist_init_bits(&d->late, HIST_SMALL_BITS);
+		d->fired += p->fired;
+		hist_merge(&d->late, &p->late);
+		for (unsigned int b = 0; b < sum->nblocks; b++)
+			d->block[b] += p->block[b];
+	}
 }

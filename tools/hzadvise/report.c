@@ -1,13 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
  * What the replays found, for people (a table) and for programs (the
- * source:/setting:/recommend: lines, CSV), and the advice: the setting of
- * least estimated energy among those whose p99 lateness is within the
- * budget; if none is, the one closest to it.
+ * source:/setting:/program:/recommend: lines, CSV), and the advice.
+ *
+ * The advice: a setting is out when it makes a program's own jiffies
+ * timeouts late (p99) by more than --max-late-us (2000) and more than
+ * --max-late-pct (100) % of what the program asks for (its median
+ * timeout at the recorded HZ); kernel housekeeping and hrtimers (which do
+ * not move with HZ) are not judged. Of the settings left, the one with
+ * the fewest wakeups a second; but if the recorded setting is among them
+ * and no setting saves wakeups beyond the noise (the 95 % interval of the
+ * difference, paired over the trace's blocks), the recorded one, "no
+ * difference within noise". The energy model is printed, never the
+ * reason.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hzadvise.h"
@@ -36,64 +48,267 @@ static double energy_rel(const struct result *res, unsigned int i, int recorded)
 	return base > 0 ? res[i].energy_j / base : 0;
 }
 
+/* Student's t at 95 %, two-sided, for n - 1 degrees of freedom (n blocks). */
+static double t95(unsigned int n)
+{
+	static const double t[] = { 0,	   12.71, 4.303, 3.182, 2.776, 2.571, 2.447,
+				    2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+				    2.145, 2.131, 2.120, 2.110, 2.101, 2.093 };
+
+	return n - 1 < sizeof(t) / sizeof(t[0]) ? t[n - 1] : 1.96;
+}
+
 /*
- * Less energy wins; equal energy (to 0.5 %, the model's own noise: where a
- * timer fires moves idle intervals about) goes to fewer wakeups (by
- * more than 1 % and 2 wakeups), then to the lower HZ: the tick that costs
- * least where nothing else tells them apart.
+ * The total of n blocks and its 95 % half width: n times the blocks'
+ * standard error of the mean (blocks taken as independent samples of the
+ * trace's behaviour).
  */
-static bool fewer(u64 a, u64 b)
+double block_ci_d(const double *v, unsigned int n)
 {
-	return a + 2 < b && (double)a < (double)b * 0.99;
+	double m = 0, ss = 0;
+
+	if (n < 2)
+		return 0;
+	for (unsigned int i = 0; i < n; i++)
+		m += v[i];
+	m /= n;
+	for (unsigned int i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	return t95(n) * sqrt(ss / (n - 1)) * sqrt((double)n);
 }
 
-static bool better(const struct result *a, const struct result *b)
+double block_ci(const u64 *v, unsigned int n)
 {
-	if (a->energy_j < b->energy_j * 0.995)
-		return true;
-	if (a->energy_j > b->energy_j * 1.005)
-		return false;
-	if (fewer(a->wakeups, b->wakeups))
-		return true;
-	if (fewer(b->wakeups, a->wakeups))
-		return false;
-	return a->hz < b->hz || (a->hz == b->hz && a->nohz && !b->nohz);
+	double d[64];
+
+	for (unsigned int i = 0; i < n && i < 64; i++)
+		d[i] = (double)v[i];
+	return block_ci_d(d, n < 64 ? n : 64);
 }
 
-void advise(const struct options *o, const struct result *res, unsigned int n, int recorded,
-	    struct advice *a)
+double block_ci_diff(const u64 *a, const u64 *b, unsigned int n)
 {
-	int pick = -1, fits = 0;
+	double d[64];
 
-	for (unsigned int i = 0; i < n; i++) {
-		if (late_us(&res[i], 0.99) > o->max_late_us)
+	for (unsigned int i = 0; i < n && i < 64; i++)
+		d[i] = (double)a[i] - (double)b[i];
+	return block_ci_d(d, n < 64 ? n : 64);
+}
+
+static double block_ci_u32(const uint32_t *v, unsigned int n)
+{
+	double d[64];
+
+	for (unsigned int i = 0; i < n && i < 64; i++)
+		d[i] = (double)v[i];
+	return block_ci_d(d, n < 64 ? n : 64);
+}
+
+/* The order statistics that bound the q-quantile with 95 % confidence. */
+void hist_quantile_ci(const struct hist *h, double q, u64 *lo, u64 *hi)
+{
+	double n = (double)h->n, k = q * n, se = sqrt(n * q * (1 - q));
+	double a = floor(k - 1.96 * se), b = ceil(k + 1.96 * se) + 1;
+
+	*lo = hist_kth(h, a < 1 ? 1 : (u64)a);
+	*hi = hist_kth(h, b > n ? h->n : (u64)b);
+}
+
+/*
+ * The least program g can have asked for, ns, at its median recorded
+ * timeout of T ticks: more than (T - 1) ticks (Linux rounds every
+ * conversion up). A timeout of one tick may have asked for 1 ms or for a
+ * whole 10 ms tick: the budget must not take the tick for the ask.
+ */
+static double asks_ns(const struct source *s, unsigned int g)
+{
+	u64 T = hist_quantile(&s->prog[g].req_j, 0.5);
+
+	return T > 1 ? ((double)T - 1) * (double)s->tick_nsec : 0;
+}
+
+/* A program the advice judges: a task's jiffies timeouts, firing at least 10 times. */
+static bool judged(const struct source *s, const struct result *r, unsigned int g)
+{
+	return s->prog[g].kind == PK_JIFFIES && r->prog[g].fired >= 10;
+}
+
+/* Its p99 lateness at r, and the budget: is it over? */
+static bool hurt(const struct options *o, const struct source *s, const struct result *r,
+		 unsigned int g, double *p99_us, double *budget_us)
+{
+	double b = o->max_late_pct / 100 * asks_ns(s, g) / 1e3;
+
+	*p99_us = (double)hist_quantile(&r->prog[g].late, 0.99) / 1e3;
+	*budget_us = b > o->max_late_us ? b : o->max_late_us;
+	return *p99_us > *budget_us;
+}
+
+static unsigned int hurt_count(const struct options *o, const struct source *s,
+			       const struct result *r, double *worst)
+{
+	unsigned int n = 0;
+	double p, b;
+
+	*worst = 0;
+	for (unsigned int g = 1; g < s->nprog; g++)
+		if (judged(s, r, g) && hurt(o, s, r, g, &p, &b)) {
+			n++;
+			if (p / b > *worst)
+				*worst = p / b;
+		}
+	return n;
+}
+
+static const char *setting_name(const struct result *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "hz=%u %s", r->hz, r->nohz ? "tickless" : "periodic");
+	return buf;
+}
+
+/* Appends to a->reason. */
+static void say(struct advice *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(struct advice *a, const char *fmt, ...)
+{
+	size_t at = strlen(a->reason);
+	va_list ap;
+
+	if (at >= sizeof(a->reason) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(a->reason + at, sizeof(a->reason) - at, fmt, ap);
+	va_end(ap);
+}
+
+/* Which program the lower settings make late, for the reason: the worst at the lowest HZ out. */
+static void name_hurt(const struct options *o, const struct source *s, const struct result *res,
+		      unsigned int n, int recorded, struct advice *a)
+{
+	int worst_i = -1;
+	unsigned int worst_g = 0;
+	u64 T;
+	double worst = 0, p, b;
+
+	for (unsigned int i = 0; i < n; i++)
+		for (unsigned int g = 1; g < s->nprog; g++)
+			if (judged(s, &res[i], g) && hurt(o, s, &res[i], g, &p, &b) &&
+			    (worst_i < 0 || res[i].hz < res[worst_i].hz ||
+			     (res[i].hz == res[worst_i].hz && p / b > worst))) {
+				worst_i = (int)i;
+				worst_g = g;
+				worst = p / b;
+			}
+	a->hurt[0] = '\0';
+	if (worst_i < 0)
+		return;
+	/* The recorded setting out: that is the reason to leave it, say it of that one. */
+	for (unsigned int g = 1; recorded >= 0 && g < s->nprog; g++)
+		if (judged(s, &res[recorded], g) && hurt(o, s, &res[recorded], g, &p, &b) &&
+		    (worst_i != recorded || p / b > worst)) {
+			worst_i = recorded;
+			worst_g = g;
+			worst = p / b;
+		}
+	hurt(o, s, &res[worst_i], worst_g, &p, &b);
+	T = hist_quantile(&s->prog[worst_g].req_j, 0.5);
+	snprintf(a->hurt, sizeof(a->hurt),
+		 "%s's timeouts (schedule_timeout, median %llu recorded tick%s: more than %.1f and "
+		 "at most %.1f ms asked) are late by %.1f ms at p99 at hz=%u %s, over its budget "
+		 "of %.1f ms",
+		 s->prog[worst_g].name, (unsigned long long)T, T == 1 ? "" : "s",
+		 asks_ns(s, worst_g) / 1e6, (double)T * (double)s->tick_nsec / 1e6, p / 1e3,
+		 res[worst_i].hz, res[worst_i].nohz ? "tickless" : "periodic", b / 1e3);
+}
+
+void advise(const struct options *o, const struct source *s, const struct result *res,
+	    unsigned int n, int recorded, struct advice *a)
+{
+	double span = span_s(s), worst[66];
+	unsigned int h[66], fits = 0;
+	int best = -1, pick;
+	char nb[64], nr[64];
+
+	a->reason[0] = '\0';
+	a->noise = false;
+	for (unsigned int i = 0; i < n && i < 66; i++) {
+		h[i] = hurt_count(o, s, &res[i], &worst[i]);
+		if (h[i])
 			continue;
-		fits++;
-		if (pick < 0 || better(&res[i], &res[pick]))
-			pick = (int)i;
+		/*
+		 * A tie goes to tickless: it wakes no more than periodic where the
+		 * machine idles more than the trace shows.
+		 */
+		if (!fits++ || res[i].wakeups < res[best].wakeups ||
+		    (res[i].wakeups == res[best].wakeups && res[i].nohz && !res[best].nohz))
+			best = (int)i;
 	}
-	if (pick >= 0) {
-		snprintf(a->reason, sizeof(a->reason),
-			 "hz=%u %s has the lowest estimated energy (%.3f of the recorded setting) "
-			 "of the %d settings whose p99 lateness is within %.0f us (its p99: %.0f "
-			 "us)",
-			 res[pick].hz,
-			 res[pick].nohz ? "with tickless idle" : "with a periodic tick",
-			 energy_rel(res, (unsigned int)pick, recorded), fits, o->max_late_us,
-			 late_us(&res[pick], 0.99));
-		a->pick = pick;
+	for (unsigned int i = 0; !fits && i < n && i < 66; i++)
+		if (best < 0 || h[i] < h[best] || (h[i] == h[best] && worst[i] < worst[best]))
+			best = (int)i;
+	name_hurt(o, s, res, n, recorded, a);
+	a->pick = best;
+	if (best < 0)
+		return;
+	if (!fits) {
+		say(a, "no setting keeps every program's timeouts within budget; %s comes closest",
+		    setting_name(&res[best], nb, sizeof(nb)));
+		if (a->hurt[0])
+			say(a, "; %s", a->hurt);
 		return;
 	}
-	for (unsigned int i = 0; i < n; i++)
-		if (pick < 0 || late_us(&res[i], 0.99) < late_us(&res[pick], 0.99))
-			pick = (int)i;
+	pick = best;
+	/* Only a setting other than the recorded one can differ from it by noise. */
+	if (recorded >= 0 && !h[recorded] && best != recorded) {
+		double d = (double)res[recorded].wakeups - (double)res[best].wakeups;
+		double ci = block_ci_diff(res[recorded].block_wakeups, res[best].block_wakeups,
+					  res[best].nblocks);
+
+		if (d <= ci || d < 0.01 * (double)res[recorded].wakeups) {
+			pick = recorded;
+			a->noise = true;
+		}
+	}
 	a->pick = pick;
-	if (pick >= 0)
-		snprintf(a->reason, sizeof(a->reason),
-			 "no setting keeps p99 lateness within %.0f us; hz=%u %s comes closest "
-			 "(p99 %.0f us)",
-			 o->max_late_us, res[pick].hz, mode_name(res[pick].nohz),
-			 late_us(&res[pick], 0.99));
+	setting_name(&res[pick], nb, sizeof(nb));
+	if (recorded < 0 || (pick == recorded && !a->noise)) {
+		say(a,
+		    "%s%s has the fewest wakeups (%.1f/s) of the %u settings that keep every "
+		    "program's timeouts within budget",
+		    nb, recorded >= 0 ? ", as recorded," : "", res[pick].wakeups / span, fits);
+	} else if (a->noise) {
+		say(a,
+		    "no difference within noise: no setting that keeps every program's timeouts "
+		    "within budget saves wakeups beyond the noise against the recorded %s "
+		    "(%.1f/s; the fewest, %s, %.1f/s, 95 %% interval of the difference +/-%.1f/s)",
+		    nb, res[pick].wakeups / span, setting_name(&res[best], nr, sizeof(nr)),
+		    res[best].wakeups / span,
+		    block_ci_diff(res[recorded].block_wakeups, res[best].block_wakeups,
+				  res[best].nblocks) /
+			    span);
+	} else {
+		double d = ((double)res[recorded].wakeups - (double)res[pick].wakeups) / span;
+		double ci = block_ci_diff(res[recorded].block_wakeups, res[pick].block_wakeups,
+					  res[pick].nblocks) /
+			    span;
+
+		setting_name(&res[recorded], nr, sizeof(nr));
+		if (d >= 0)
+			say(a,
+			    "%s saves %.1f +/- %.1f wakeups/s (%.0f %%) against the recorded %s "
+			    "(%.1f/s), the most of the %u settings that keep every program's "
+			    "timeouts within budget",
+			    nb, d, ci, 100 * d / (res[recorded].wakeups / span), nr,
+			    res[recorded].wakeups / span, fits);
+		else
+			say(a,
+			    "%s costs %.1f +/- %.1f more wakeups/s than the recorded %s, which "
+			    "makes "
+			    "a program late",
+			    nb, -d, ci, nr);
+	}
+	if (a->hurt[0])
+		say(a, "; lower settings are out: %s", a->hurt);
 }
 
 /* The HZ column's width: a --retune setting's name is longer than a number. */
@@ -108,6 +323,11 @@ static int hz_width(const struct result *res, unsigned int n)
 	return w;
 }
 
+static double rate(u64 n, double span)
+{
+	return (double)n / span;
+}
+
 static void table(FILE *f, const struct options *o, const struct source *s,
 		  struct result *const *cpu, const struct result *res, unsigned int n, int recorded)
 {
@@ -115,24 +335,36 @@ static void table(FILE *f, const struct options *o, const struct source *s,
 	int w = hz_width(res, n);
 	char name[512];
 
-	fprintf(f, "%-*s %-9s %10s %9s %9s %9s %9s %8s", w, "HZ", "mode", "wakeups/s", "ticks/s",
-		"late p50", "p99", "max(us)", "tick%");
+	fprintf(f, "%-*s %-9s %17s %9s %9s %19s %8s", w, "HZ", "mode", "wakeups/s (95%)", "ticks/s",
+		"late p50", "p99 (95%) us", "tick%");
 	for (unsigned int k = 0; k < o->ncs; k++)
 		fprintf(f, " %6s", o->cs[k].name);
-	fprintf(f, " %7s\n", "energy");
+	fprintf(f, " %13s\n", "energy*");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct result *r = &res[i];
+		u64 lo, hi;
+		char ci[40];
 
-		fprintf(f, "%-*s %-9s %10.1f %9.1f %9.0f %9.0f %9.0f %8.4f", w,
-			result_hz(r, name, sizeof(name)), mode_name(r->nohz), r->wakeups / span,
-			r->interrupts / span, late_us(r, 0.5), late_us(r, 0.99),
-			(double)r->late.max / 1e3, 100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu));
+		hist_quantile_ci(&r->late, 0.99, &lo, &hi);
+		snprintf(ci, sizeof(ci), "%.0f (%.0f-%.0f)", late_us(r, 0.99), lo / 1e3, hi / 1e3);
+		fprintf(f, "%-*s %-9s %9.1f +/-%5.1f %9.1f %9.0f %19s %8.4f", w,
+			result_hz(r, name, sizeof(name)), mode_name(r->nohz),
+			rate(r->wakeups, span), block_ci(r->block_wakeups, r->nblocks) / span,
+			rate(r->interrupts, span), late_us(r, 0.5), ci,
+			100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu));
 		for (unsigned int k = 0; k < o->ncs; k++)
 			fprintf(f, " %5.1f%%",
 				r->idle_ns > 0 ? 100 * r->res_ns[k] / r->idle_ns : 0);
-		fprintf(f, " %7.3f%s\n", energy_rel(res, i, recorded),
+		fprintf(f, " %6.3f+/-%.3f%s\n", energy_rel(res, i, recorded),
+			recorded >= 0 && res[recorded].energy_j > 0
+				? block_ci_d(r->block_energy, r->nblocks) / res[recorded].energy_j
+				: 0,
 			(int)i == recorded ? "  <- recorded" : "");
 	}
+	fprintf(f,
+		"\n* energy relative to the recorded setting, from a model: a busy CPU draws "
+		"--busy-w, an idle interval\n  the deepest C-state its length reaches (--cstates), "
+		"exit latency at busy power. Not a measurement.\n");
 	fprintf(f, "\nidle intervals, by the deepest state each reaches (its target residency):\n");
 	fprintf(f, "%-*s %-9s %9s %9s", w, "HZ", "mode", "intervals", "none");
 	for (unsigned int k = 0; k < o->ncs; k++) {
@@ -162,6 +394,74 @@ static void table(FILE *f, const struct options *o, const struct source *s,
 	}
 }
 
+static const char *kind_name(const struct prog *g)
+{
+	if (g->kind == PK_HRTIMER)
+		return "hrtimer";
+	if (g->kind == PK_JIFFIES)
+		return "jiffies";
+	return g->jiffies ? "kernel-jiffies" : "kernel-hrtimer";
+}
+
+/* The programs, most firings first: indexes into s->prog, at most max. */
+static unsigned int top_progs(const struct source *s, unsigned int *idx, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (unsigned int g = 1; g < s->nprog; g++) {
+		unsigned int j;
+
+		if (!s->prog[g].fired)
+			continue;
+		for (j = n; j > 0 && s->prog[idx[j - 1]].fired < s->prog[g].fired; j--)
+			if (j < max)
+				idx[j] = idx[j - 1];
+		if (j < max) {
+			idx[j] = g;
+			if (n < max)
+				n++;
+		}
+	}
+	return n;
+}
+
+static void programs(FILE *f, const struct options *o, const struct source *s,
+		     const struct result *res, unsigned int n)
+{
+	double span = span_s(s);
+	unsigned int idx[24], np = top_progs(s, idx, 24);
+
+	if (!np)
+		return;
+	fprintf(f, "\nwhose timers: fires/s and p99 lateness (ms), observed and at each setting "
+		   "(\"!\": late past its budget)\n");
+	fprintf(f, "%-20s %-14s %15s", "program", "timers", "observed");
+	for (unsigned int i = 0; i < n; i++) {
+		char h[32];
+
+		snprintf(h, sizeof(h), "%u%s", res[i].hz, res[i].nohz ? "n" : "p");
+		fprintf(f, " %14s", h);
+	}
+	fprintf(f, "\n");
+	for (unsigned int k = 0; k < np; k++) {
+		unsigned int g = idx[k];
+		const struct prog *pg = &s->prog[g];
+
+		fprintf(f, "%-20.20s %-14s %7.1f %7.2f", pg->name, kind_name(pg),
+			rate(pg->fired, span), hist_quantile(&pg->late, 0.99) / 1e6);
+		for (unsigned int i = 0; i < n; i++) {
+			const struct presult *pr = &res[i].prog[g];
+			double p, b;
+			bool bad = judged(s, &res[i], g) && hurt(o, s, &res[i], g, &p, &b);
+
+			fprintf(f, " %6.1f %6.2f%s", rate(pr->fired, span),
+				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0,
+				bad ? "!" : " ");
+		}
+		fprintf(f, "\n");
+	}
+}
+
 void report(FILE *f, const struct options *o, const struct source *s, struct result *const *cpu,
 	    const struct result *res, unsigned int n, int recorded, const struct advice *a)
 {
@@ -171,43 +471,89 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 	if (!o->quiet) {
 		fprintf(f,
 			"trace: %llu events on %u CPUs over %.3f s; recorded at HZ=%u (%s), %s "
-			"(%s)\n",
+			"(%s); busy and idle %s\n",
 			(unsigned long long)s->events, s->ncpu, span, s->hz, s->hz_how,
-			s->nohz ? "tickless idle" : "periodic tick", s->mode_how);
+			s->nohz ? "tickless idle" : "periodic tick", s->mode_how,
+			s->has_sched ? "from its sched_switch/cpu_idle events"
+				     : "by the rule (no sched_switch or cpu_idle events)");
 		fprintf(f,
-			"observed: %.1f wakeups/s; jiffies timers late p50 %.0f us, p99 %.0f us, "
-			"max %.0f us (%llu fired)\n",
-			s->wakeups / span, (double)hist_quantile(&s->late, 0.5) / 1e3,
+			"observed: %.1f +/- %.1f wakeups/s; jiffies timers late p50 %.0f us, p99 "
+			"%.0f us, max %.0f us (%llu fired)\n",
+			s->wakeups / span, block_ci(s->block_wakeups, s->nblocks) / span,
+			(double)hist_quantile(&s->late, 0.5) / 1e3,
 			(double)hist_quantile(&s->late, 0.99) / 1e3, (double)s->late.max / 1e3,
 			(unsigned long long)s->fired);
 		fprintf(f,
 			"replayed through the dynhz core, wheel as %s; lateness against the "
-			"requested jiffy's start\n\n",
-			o->wheel_linux ? "Linux files timers" : "dynhz runs them (exact)");
+			"requested jiffy's start (hrtimers: their soft expiry); +/-: 95 %% over "
+			"%u blocks of the trace\n\n",
+			o->wheel_linux ? "Linux files timers" : "dynhz runs them (exact)",
+			s->nblocks);
 		table(f, o, s, cpu, res, n, recorded);
+		programs(f, o, s, res, n);
 		fprintf(f, "\n");
 	}
 	fprintf(f,
-		"source: hz=%u mode=%s events=%llu unknown=%llu span_s=%.3f wakeups_per_s=%.1f\n",
+		"source: hz=%u mode=%s events=%llu unknown=%llu bad=%llu span_s=%.3f "
+		"wakeups_per_s=%.1f wakeups_ci=%.1f sched=%d\n",
 		s->hz, mode_name(s->nohz), (unsigned long long)s->events,
-		(unsigned long long)s->unknown, span, s->wakeups / span);
+		(unsigned long long)s->unknown, (unsigned long long)s->bad, span, s->wakeups / span,
+		block_ci(s->block_wakeups, s->nblocks) / span, s->has_sched);
 	for (unsigned int i = 0; i < n; i++) {
 		const struct result *r = &res[i];
+		u64 lo, hi;
 
+		hist_quantile_ci(&r->late, 0.99, &lo, &hi);
 		fprintf(f,
-			"setting: hz=%s mode=%s wakeups_per_s=%.1f ticks_per_s=%.1f "
-			"late_p50_us=%.0f "
-			"late_p99_us=%.0f late_max_us=%.0f tick_cpu_pct=%.4f energy_rel=%.4f\n",
+			"setting: hz=%s mode=%s wakeups_per_s=%.1f wakeups_ci=%.1f "
+			"ticks_per_s=%.1f "
+			"late_p50_us=%.0f late_p99_us=%.0f late_p99_lo_us=%.0f late_p99_hi_us=%.0f "
+			"late_max_us=%.0f tick_cpu_pct=%.4f energy_rel=%.4f restarts=%llu\n",
 			result_hz(r, name, sizeof(name)), mode_name(r->nohz), r->wakeups / span,
-			r->interrupts / span, late_us(r, 0.5), late_us(r, 0.99),
+			block_ci(r->block_wakeups, r->nblocks) / span, r->interrupts / span,
+			late_us(r, 0.5), late_us(r, 0.99), lo / 1e3, hi / 1e3,
 			(double)r->late.max / 1e3, 100 * r->tick_cpu_ns / (span * 1e9 * s->ncpu),
-			energy_rel(res, i, recorded));
+			energy_rel(res, i, recorded), (unsigned long long)r->restarts);
 	}
-	if (a->pick >= 0)
-		fprintf(f, "recommend: hz=%u mode=%s reason=\"%s\"\n", res[a->pick].hz,
-			mode_name(res[a->pick].nohz), a->reason);
-}
+	for (unsigned int g = 1; g < s->nprog && !o->no_programs; g++) {
+		const struct prog *pg = &s->prog[g];
+		u64 lo, hi;
 
+		if (!pg->fired)
+			continue;
+		hist_quantile_ci(&pg->late, 0.99, &lo, &hi);
+		fprintf(f,
+			"observed-program: name=%s source=%s fires_per_s=%.2f late_p99_us=%.0f "
+			"pids=%llu\n",
+			pg->name, kind_name(pg), rate(pg->fired, span),
+			hist_quantile(&pg->late, 0.99) / 1e3, (unsigned long long)pg->pids);
+		for (unsigned int i = 0; i < n; i++) {
+			const struct presult *pr = &res[i].prog[g];
+			double p = 0, b = 0;
+			bool bad = judged(s, &res[i], g) && hurt(o, s, &res[i], g, &p, &b);
+
+			if (pr->fired)
+				hist_quantile_ci(&pr->late, 0.99, &lo, &hi);
+			else
+				lo = hi = 0;
+			fprintf(f,
+				"program: hz=%s mode=%s name=%s source=%s fires_per_s=%.2f "
+				"fires_ci=%.2f late_p99_us=%.0f late_p99_lo_us=%.0f "
+				"late_p99_hi_us=%.0f late=%s\n",
+				result_hz(&res[i], name, sizeof(name)), mode_name(res[i].nohz),
+				pg->name, kind_name(pg), rate(pr->fired, span),
+				block_ci_u32(pr->block, res[i].nblocks) / span,
+				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e3 : 0, lo / 1e3,
+				hi / 1e3, bad ? "yes" : "no");
+		}
+	}
+	if (a->pick >= 0) {
+		fprintf(f, "recommend: hz=%u mode=%s noise=%d reason=\"%s\"\n", res[a->pick].hz,
+			mode_name(res[a->pick].nohz), a->noise, a->reason);
+		fprintf(f, "cmdline: hz=%u nohz=%s\n", res[a->pick].hz,
+			res[a->pick].nohz ? "on" : "off");
+	}
+}
 int write_csv(const char *path, const struct source *s, struct result *const *cpu,
 	      const struct result *res, unsigned int n, int recorded, char *err, size_t errlen)
 {

@@ -10,8 +10,14 @@
  *    against the expires= they were started with);
  *  - spools each CPU's events, as struct rec, for the replays: timers go
  *    to the CPU whose wheel holds them (timer_start cpu=), and every event
- *    marks the CPU that logged it busy (a task ran) or idle (pid 0).
- * Memory follows the timers pending, not the trace.
+ *    marks the CPU that logged it busy or idle: from sched_switch (a task
+ *    or the idle task runs next) or cpu_idle when the trace has them,
+ *    else from the task that logged it (the idle task is pid 0);
+ *  - says whose each timer is (struct prog), and which schedule_timeout
+ *    starts follow their own timer's expiry (a task's loop: RF_CHAIN);
+ *  - drops, counts and reports events whose timestamp goes back on their
+ *    CPU, or leaps more than a minute ahead of the trace.
+ * Memory follows the timers and programs, not the trace.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +30,10 @@
 #define WAKE_NS	  30000ULL /* expiries this close are one interrupt */
 #define MAX_PAIRS 512	   /* (time, jiffies) pairs kept to place the jiffy grid */
 #define MAX_CPUS  4096
+#define CHAIN_NS  50000000ULL	 /* a start this soon after its timer's expiry continues a loop */
+#define JUMP_NS	  60000000000ULL /* a timestamp this far ahead of the trace is corrupt */
+#define NBLOCKS	  20		 /* the span's blocks, for the uncertainties */
+#define NBINS	  (NBLOCKS * 64) /* observed wakeups' bins, halved in number as needed */
 
 struct cpu1 {
 	FILE *spool;
@@ -33,21 +43,54 @@ struct cpu1 {
 	size_t nq, capq;
 	bool cancel_held;
 	struct rec cancel; /* a timer_cancel, until we know it is not an expiry's */
+	u64 cancel_id;
 	unsigned int cancel_owner;
 	u64 last_hr; /* the last hrtimer expiry, for wakeups */
 	bool any_hr;
+	u64 last_ts; /* the last accepted timestamp */
+	bool any_ts;
+	u64 back;     /* events dropped: they went back */
+	int32_t cur;  /* the task running: from sched_switch, -1 unknown */
+	bool idle_ev; /* cpu_idle says idle (when there is no sched_switch) */
+	bool has_switch, has_idle;
 	u64 last_tick_exp;   /* the tick's last expiry (trace clock) */
 	u64 last_tick_start; /* the tick's last programmed expiry */
 	bool any_tick_exp, any_tick_start;
 	u64 wakeups, recs;
 };
 
+/* What the pass knows of each timer, by its interned index. */
+struct tinfo {
+	u64 expires;	 /* of its last start (jiffies), or softexpires (hrtimers) */
+	u64 start_j;	 /* jiffies timers: jiffies at the last start (from [timeout=]), or 0 */
+	u64 last_fire;	 /* its last expiry, or a task's sleep's cancel: trace clock */
+	u64 bucket;	 /* jiffies timers: the jiffy Linux's wheel filed its last start for */
+	u64 excess;	 /* its last expiry came this many jiffies after that one (softirq late) */
+	int32_t pid;	 /* who started it last */
+	uint8_t prog;	 /* whose */
+	bool pending;	 /* started, not yet expired or cancelled */
+	bool fired_last; /* its last end was an expiry, or a task's sleep cut short */
+	bool sleep;	 /* a task's process_timeout */
+	bool has_start_j;
+	unsigned int home; /* a task's loop: 1 + the CPU its records all go to (0: none yet) */
+};
+
 struct pass {
 	struct source *s;
 	struct cpu1 *cpu;
 	unsigned int ncpu;
-	struct map owner;   /* timer -> (owner cpu << 48) ... see put_owner */
-	struct map expires; /* timer -> expires of its last start */
+	struct map owner; /* timer -> owner cpu */
+	struct map ids;	  /* timer address -> index in t */
+	struct tinfo *t;
+	uint32_t nt, capt;
+	struct map progs; /* hash of (kind, name) -> index in s->prog */
+	u64 last_any;	  /* the latest accepted timestamp, any CPU */
+	bool any_ts;
+	u64 jump_ts; /* a leap ahead, waiting to be confirmed */
+	unsigned int jump_n;
+	u64 bin[NBINS]; /* observed wakeups per bin_ns of trace time from bin0 */
+	u64 bin_ns, bin0;
+	bool any_bin;
 	struct hist late_j; /* observed lateness in jiffies */
 	struct hist tick_gap;
 	u64 pair_t[MAX_PAIRS], pair_j[MAX_PAIRS];
@@ -106,7 +149,10 @@ static void flush_held(struct pass *p, struct cpu1 *k, const struct rec *next)
 {
 	if (!k->held)
 		return;
-	k->last.next_ts = next ? next->ts : UINT64_MAX;
+	k->last.aux = UINT32_MAX;
+	if (next)
+		k->last.aux = next->ts - k->last.ts < UINT32_MAX ? (uint32_t)(next->ts - k->last.ts)
+								 : UINT32_MAX - 1;
 	if (next && (k->last.flags & RF_BUSY) && (next->flags & RF_BUSY))
 		k->last.flags |= RF_BUSY_ON;
 	/* Idle, and the recorded tick came a period later: it was kept running. */
@@ -157,6 +203,7 @@ static void route(struct pass *p, unsigned int c, unsigned int owner, struct rec
 	}
 	emit_remote(p, owner, r);
 	r->type = REC_MARK;
+	r->flags &= (uint16_t) ~(RF_SLEEP | RF_CHAIN | RF_DEFER);
 	emit_local(p, c, r);
 }
 
@@ -167,16 +214,43 @@ static unsigned int owner_of(struct pass *p, u64 id, unsigned int dflt)
 	return o ? (unsigned int)*o : dflt;
 }
 
+/* The timer's index: the same address is the same timer. */
+static uint32_t intern(struct pass *p, u64 id)
+{
+	u64 *v = map_get(&p->ids, id);
+
+	if (v)
+		return (uint32_t)*v;
+	if (p->nt == p->capt) {
+		p->capt = p->capt ? 2 * p->capt : 256;
+		p->t = realloc(p->t, p->capt * sizeof(*p->t));
+		if (!p->t)
+			abort();
+	}
+	memset(&p->t[p->nt], 0, sizeof(p->t[0]));
+	p->t[p->nt].pid = -1;
+	map_put(&p->ids, id, p->nt);
+	return p->nt++;
+}
+
 /* A copy goes out: routing may grow p->cpu, and k with it. */
 static void release_cancel(struct pass *p, struct cpu1 *k, unsigned int c)
 {
 	struct rec r = k->cancel;
+	struct tinfo *t = &p->t[r.idx];
 
 	if (!k->cancel_held)
 		return;
 	k->cancel_held = false;
-	map_del(&p->owner, r.id);
-	map_del(&p->expires, r.id);
+	t->pending = false;
+	/*
+	 * A task's sleep cut short (the data it waited for came): if it sleeps
+	 * again soon, its loop goes on, the time it took counted as the gap.
+	 */
+	t->fired_last = t->sleep;
+	t->last_fire = r.ts;
+	t->excess = 0;
+	map_del(&p->owner, k->cancel_id);
 	route(p, c, k->cancel_owner, &r);
 }
 
@@ -195,12 +269,35 @@ static void add_pair(struct pass *p, u64 t, u64 j)
 	}
 }
 
+/* An observed wakeup at ts into its bin; bins double in width when the trace outgrows them. */
+static void bin_add(struct pass *p, u64 ts)
+{
+	u64 i;
+
+	if (!p->any_bin) {
+		p->any_bin = true;
+		p->bin0 = ts;
+		p->bin_ns = 10000000; /* 10 ms */
+	}
+	if (ts < p->bin0)
+		ts = p->bin0;
+	while ((i = (ts - p->bin0) / p->bin_ns) >= NBINS) {
+		for (unsigned int j = 0; j < NBINS / 2; j++)
+			p->bin[j] = p->bin[2 * j] + p->bin[2 * j + 1];
+		memset(p->bin + NBINS / 2, 0, sizeof(p->bin) / 2);
+		p->bin_ns *= 2;
+	}
+	p->bin[i]++;
+}
+
 static void observe_hrtimer_expiry(struct pass *p, struct cpu1 *k, const struct hz_event *e)
 {
 	u64 off = e->ts_ns - e->now;
 
-	if (!k->any_hr || e->ts_ns - k->last_hr > WAKE_NS)
+	if (!k->any_hr || e->ts_ns - k->last_hr > WAKE_NS) {
 		k->wakeups++;
+		bin_add(p, e->ts_ns);
+	}
 	k->any_hr = true;
 	k->last_hr = e->ts_ns;
 	if (e->ts_ns < e->now || off > 100000000000ULL)
@@ -273,23 +370,187 @@ static void check_bucket(struct source *s, const struct hz_event *e)
 	s->bucket_matched += b8 == e->bucket;
 }
 
+/* ---- programs ---- */
+
+bool kthread_name(const char *comm)
+{
+	static const char *const prefix[] = {
+		"kworker/", "ksoftirqd/",     "migration/",  "rcu_",
+		"rcu/",	    "kcompactd",      "kswapd",	     "khugepaged",
+		"kthreadd", "watchdog",	      "jbd2/",	     "writeback",
+		"kauditd",  "khungtaskd",     "oom_reaper",  "kblockd",
+		"cpuhp/",   "idle_inject/",   "irq/",	     "kdevtmpfs",
+		"ksmd",	    "kintegrityd",    "edac-poller", "kstrp",
+		"scsi_",    "ext4-",	      "xfs",	     "btrfs",
+		"md",	    "card",	      "kthrotld",    "ipv6_addrconf",
+		"zswap",    "pool_workqueue", "kswapd",
+	};
+
+	for (unsigned int i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(comm, prefix[i], strlen(prefix[i])))
+			return true;
+	return false;
+}
+
+static u64 name_hash(const char *s, unsigned int kind)
+{
+	u64 h = 1469598103934665603ULL ^ kind;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* The program (kind, name), made on first sight; past MAX_PROGS - 1, "other". */
+static uint8_t prog_get(struct pass *p, unsigned int kind, const char *name, bool jiffies,
+			int32_t pid)
+{
+	struct source *s = p->s;
+	u64 key = name_hash(name, kind * 2 + jiffies), *v = map_get(&p->progs, key);
+	struct prog *g;
+
+	if (!v) {
+		unsigned int i = s->nprog;
+
+		if (i == MAX_PROGS - 1) {
+			name = "(other)";
+			key = name_hash(name, 7);
+			v = map_get(&p->progs, key);
+		}
+		if (!v) {
+			s->prog = realloc(s->prog, (i + 1) * sizeof(*s->prog));
+			if (!s->prog)
+				abort();
+			g = &s->prog[i];
+			memset(g, 0, sizeof(*g));
+			snprintf(g->name, sizeof(g->name), "%s", name);
+			g->kind = (uint8_t)kind;
+			g->jiffies = jiffies;
+			g->last_pid = -2;
+			hist_init_bits(&g->late, HIST_SMALL_BITS);
+			hist_init_bits(&g->req_j, HIST_SMALL_BITS);
+			map_put(&p->progs, key, i);
+			s->nprog = i + 1;
+			v = map_get(&p->progs, key);
+		}
+	}
+	g = &s->prog[*v];
+	if (pid >= 0 && pid != g->last_pid) {
+		g->pids++;
+		g->last_pid = pid;
+	}
+	return (uint8_t)*v;
+}
+
+static bool user_hrtimer(const char *func)
+{
+	return !strcmp(func, "hrtimer_wakeup") || !strcmp(func, "posix_timer_fn") ||
+	       !strcmp(func, "timerfd_tmrproc") || !strcmp(func, "it_real_fn") ||
+	       !strcmp(func, "alarmtimer_fired");
+}
+
+/*
+ * Whose a timer started by e is: a task's (in process context, one of the
+ * functions a task's own sleeps and timers use), or the kernel's (its
+ * function). Started again from an interrupt (a timer that re-arms
+ * itself), it stays whose it was.
+ */
+static uint8_t owner_prog(struct pass *p, const struct hz_event *e, const struct tinfo *t,
+			  bool *sleep)
+{
+	bool irq = e->ctx != 0 || e->pid == 0 || !(e->has & HZ_HAS_PID);
+	bool jiffies = e->type == HZ_EV_TIMER_START;
+	char name[48];
+
+	*sleep = false;
+	if (e->tick)
+		return 0;
+	if (irq && t->prog)
+		return t->prog;
+	if (!irq && (jiffies ? !strcmp(e->func, "process_timeout") : user_hrtimer(e->func))) {
+		bool kt = kthread_name(e->comm);
+
+		*sleep = jiffies && !kt;
+		if (!strcmp(e->comm, "task"))
+			snprintf(name, sizeof(name), "task-%d", (int)e->pid);
+		else
+			snprintf(name, sizeof(name), "%s", e->comm);
+		if (kt) {
+			uint8_t g = prog_get(p, PK_KERNEL, name, jiffies, e->pid);
+
+			p->s->prog[g].kthread = true;
+			return g;
+		}
+		return prog_get(p, jiffies ? PK_JIFFIES : PK_HRTIMER, name, jiffies, e->pid);
+	}
+	return prog_get(p, PK_KERNEL, e->func[0] ? e->func : "?", jiffies, -1);
+}
+
 static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, struct rec *r)
 {
 	unsigned int owner;
-	u64 *exp;
+	struct tinfo *t = &p->t[r->idx];
+	bool sleep;
 
 	switch (e->type) {
 	case HZ_EV_TIMER_START:
 		owner = (e->has & HZ_HAS_TCPU) && e->tcpu < MAX_CPUS ? e->tcpu : c;
+		r->prog = owner_prog(p, e, t, &sleep);
+		/*
+		 * A task's schedule_timeout: its timer is on the task's stack, at an
+		 * address that may change from call to call (the kernel stack's offset
+		 * is random on many kernels); the task has one at a time, so its
+		 * timers are one, by its pid.
+		 */
+		if (sleep) {
+			r->idx = intern(p, 0xf000000000000000ULL | (u64)(uint32_t)e->pid);
+			map_put(&p->ids, e->id, r->idx);
+		}
+		t = &p->t[r->idx];
+		/*
+		 * A task's loop is replayed on one CPU, whichever the task ran on: the
+		 * replay starts it again itself, and one replay must see all of it.
+		 */
+		if (sleep) {
+			if (!t->home)
+				t->home = owner + 1;
+			owner = t->home - 1;
+		}
 		map_put(&p->owner, e->id, owner);
-		map_put(&p->expires, e->id, e->expires);
+		if (sleep) {
+			r->flags |= RF_SLEEP;
+			/* Its own last expiry, not long ago: the task's loop goes on. */
+			if (t->fired_last && !t->pending && t->pid == e->pid &&
+			    e->ts_ns - t->last_fire < CHAIN_NS) {
+				r->flags |= RF_CHAIN;
+				r->gap = (uint32_t)(e->ts_ns - t->last_fire) |
+					 (uint32_t)(t->excess < GAP_EXCESS_MAX ? t->excess
+									       : GAP_EXCESS_MAX)
+						 << GAP_NS_BITS;
+			}
+		}
+		t->bucket = e->has & HZ_HAS_BUCKET ? e->bucket : e->expires + 1;
+		t->expires = e->expires;
+		t->pid = e->pid;
+		t->prog = r->prog;
+		t->pending = true;
+		t->sleep = sleep;
+		t->has_start_j = false;
 		if (e->has & HZ_HAS_TIMEOUT) {
 			add_pair(p, e->ts_ns, e->expires - (u64)e->timeout);
+			t->start_j = e->expires - (u64)e->timeout;
+			t->has_start_j = true;
 			if (e->has & HZ_HAS_BUCKET)
 				check_bucket(p->s, e);
+			if (r->prog && e->timeout >= 0)
+				hist_add(&p->s->prog[r->prog].req_j, (u64)e->timeout, 1);
 		}
 		r->type = REC_START;
-		r->expires = e->expires;
+		r->val = VAL_EXP(e->expires) | ((e->has & HZ_HAS_TIMEOUT) && e->timeout >= 0 &&
+								(u64)e->timeout < VAL_T_NONE
+							? (u64)e->timeout
+							: VAL_T_NONE)
+						       << VAL_EXP_BITS;
 		if (e->tflags & HZ_TF_DEFERRABLE)
 			r->flags |= RF_DEFER;
 		route(p, c, owner, r);
@@ -298,28 +559,142 @@ static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, s
 		/* Held: Linux logs one just before each expiry too. */
 		cpu_of(p, c)->cancel_held = true;
 		r->type = REC_CANCEL;
+		r->prog = t->prog;
 		p->cpu[c].cancel = *r;
+		p->cpu[c].cancel_id = e->id;
 		p->cpu[c].cancel_owner = owner_of(p, e->id, c);
 		break;
 	default: /* HZ_EV_TIMER_EXPIRE */
 		add_pair(p, e->ts_ns, e->now);
-		exp = map_get(&p->expires, e->id);
-		if (exp) {
-			hist_add(&p->late_j, e->now > *exp ? e->now - *exp : 0, 1);
+		r->prog = t->prog;
+		if (t->pending) {
+			u64 late = e->now > t->expires ? e->now - t->expires : 0;
+
+			t->excess = e->now > t->bucket ? e->now - t->bucket : 0;
+			hist_add(&p->late_j, late, 1);
+			if (t->prog)
+				hist_add(&p->s->prog[t->prog].late, late, 1);
+			if (t->prog)
+				p->s->prog[t->prog].fired++;
 			p->s->fired++;
-			map_del(&p->expires, e->id);
 			map_del(&p->owner, e->id);
 		} else {
 			struct rec pre = *r;
 
 			pre.type = REC_START;
 			pre.flags = RF_PRE;
-			pre.expires = e->now;
+			pre.val = VAL_EXP(e->now) | VAL_T_NONE << VAL_EXP_BITS;
 			add_pre(p, c, &pre);
 		}
+		t->pending = false;
+		t->fired_last = true;
+		/*
+		 * The loop's gap is counted from the tick that ran it: the timer
+		 * softirq's own delay after it is part of what the task waits.
+		 */
+		t->last_fire = e->ts_ns;
+		{
+			struct cpu1 *k = &p->cpu[c];
+
+			if (k->any_tick_exp && e->ts_ns >= k->last_tick_exp && p->min_tick_step &&
+			    e->ts_ns - k->last_tick_exp < p->min_tick_step)
+				t->last_fire = k->last_tick_exp;
+		}
 		r->type = REC_EXPIRE;
-		emit_local(p, c, r);
+		if (t->home && t->home - 1 != c)
+			route(p, c, t->home - 1, r);
+		else
+			emit_local(p, c, r);
 		break;
+	}
+}
+
+static void on_hrtimer(struct pass *p, const struct hz_event *e, struct rec *r)
+{
+	struct tinfo *t = &p->t[r->idx];
+	bool sleep;
+
+	if (e->type == HZ_EV_HRTIMER_START) {
+		r->prog = owner_prog(p, e, t, &sleep);
+		t = &p->t[r->idx];
+		t->prog = r->prog;
+		t->expires = e->has & HZ_HAS_SOFT ? e->softexpires : e->expires;
+		t->pending = true;
+		t->pid = e->pid;
+	} else if (e->type == HZ_EV_HRTIMER_CANCEL) {
+		t->pending = false;
+	} else {
+		r->prog = t->prog;
+		r->val = UINT64_MAX;
+		if (t->pending && !e->tick) {
+			u64 late = e->now > t->expires ? e->now - t->expires : 0;
+
+			r->val = late;
+			if (t->prog) {
+				hist_add(&p->s->prog[t->prog].late, late, 1);
+				p->s->prog[t->prog].fired++;
+			}
+		}
+		t->pending = false;
+	}
+}
+
+/*
+ * A timestamp that goes back on its CPU, or leaps more than a minute past
+ * every CPU's latest: dropped and counted. A leap that the next events
+ * follow (three in a row) was a real gap in the recording, and stands.
+ */
+static bool ts_ok(struct pass *p, struct cpu1 *k, unsigned int c, const struct hz_event *e)
+{
+	struct source *s = p->s;
+
+	if (k->any_ts && e->ts_ns < k->last_ts) {
+		if (!k->back++)
+			s->back_cpu_n++;
+		if (!s->back++) {
+			s->back_first_cpu = c;
+			snprintf(s->back_first, sizeof(s->back_first),
+				 "cpu %u: %llu.%09llu after %llu.%09llu", c,
+				 (unsigned long long)(e->ts_ns / 1000000000ULL),
+				 (unsigned long long)(e->ts_ns % 1000000000ULL),
+				 (unsigned long long)(k->last_ts / 1000000000ULL),
+				 (unsigned long long)(k->last_ts % 1000000000ULL));
+		}
+		return false;
+	}
+	if (p->any_ts && e->ts_ns > p->last_any + JUMP_NS) {
+		if (p->jump_n && e->ts_ns >= p->jump_ts && e->ts_ns - p->jump_ts < JUMP_NS) {
+			if (++p->jump_n >= 3) {
+				p->jump_n = 0;
+				goto ok;
+			}
+		} else {
+			p->jump_ts = e->ts_ns;
+			p->jump_n = 1;
+		}
+		s->jumps++;
+		return false;
+	}
+	p->jump_n = 0;
+ok:
+	k->any_ts = true;
+	k->last_ts = e->ts_ns;
+	if (!p->any_ts || e->ts_ns > p->last_any)
+		p->last_any = e->ts_ns;
+	p->any_ts = true;
+	return true;
+}
+
+/* sched_switch and cpu_idle: whether a task runs on the CPU from now on. */
+static void on_sched(struct pass *p, struct cpu1 *k, const struct hz_event *e)
+{
+	p->s->has_sched = true;
+	if (e->type == HZ_EV_SCHED_SWITCH) {
+		k->has_switch = true;
+		k->cur = e->next_pid;
+	} else {
+		k->has_idle = true;
+		k->idle_ev = e->state != HZ_IDLE_EXIT;
 	}
 }
 
@@ -327,12 +702,24 @@ static void on_event(struct pass *p, const struct hz_event *e)
 {
 	unsigned int c = e->cpu;
 	struct cpu1 *k = cpu_of(p, c);
-	struct rec r = { .ts = e->ts_ns, .id = e->id, .type = REC_MARK };
+	struct rec r = { .ts = e->ts_ns, .type = REC_MARK, .aux = UINT32_MAX, .gap = GAP_NONE };
 
-	if (!(e->has & HZ_HAS_PID) || e->pid != 0)
+	if (!ts_ok(p, k, c, e))
+		return;
+	if (e->type == HZ_EV_SCHED_SWITCH || e->type == HZ_EV_CPU_IDLE)
+		on_sched(p, k, e);
+	/* After this event: busy or idle, from the trace's own word if it has one. */
+	if (k->has_switch) {
+		r.flags |= RF_SCHED | (k->cur != 0 ? RF_BUSY : 0);
+	} else if (k->has_idle) {
+		r.flags |= RF_SCHED | (!k->idle_ev ? RF_BUSY : 0);
+	} else if (!(e->has & HZ_HAS_PID) || e->pid != 0) {
 		r.flags |= RF_BUSY;
+	}
+	if (e->type <= HZ_EV_HRTIMER_EXPIRE && e->type != HZ_EV_TICK_STOP)
+		r.idx = intern(p, e->id);
 	if (k->cancel_held) {
-		if (e->type == HZ_EV_TIMER_EXPIRE && e->id == k->cancel.id)
+		if (e->type == HZ_EV_TIMER_EXPIRE && r.idx == k->cancel.idx)
 			k->cancel_held = false; /* the expiry's own */
 		else
 			release_cancel(p, k, c);
@@ -350,8 +737,14 @@ static void on_event(struct pass *p, const struct hz_event *e)
 		return;
 	case HZ_EV_HRTIMER_EXPIRE:
 		observe_hrtimer_expiry(p, k, e);
+		on_hrtimer(p, e, &r);
 		if (!e->tick)
 			r.type = REC_HRIRQ;
+		break;
+	case HZ_EV_HRTIMER_START:
+	case HZ_EV_HRTIMER_CANCEL:
+		on_hrtimer(p, e, &r);
+		r.prog = 0;
 		break;
 	case HZ_EV_TICK_STOP:
 		p->s->tick_stops += e->success;
@@ -415,7 +808,7 @@ static void infer_mode(struct pass *p)
 	struct source *s = p->s;
 	u64 long_gaps = 0, step = s->tick_nsec;
 
-	for (unsigned int i = 0; i < HIST_BUCKETS; i++)
+	for (unsigned int i = 0; i < hist_buckets(&p->tick_gap); i++)
 		if (hist_bucket_low(i) > 2 * step + step / 2)
 			long_gaps += p->tick_gap.count[i];
 	if (s->tick_stops) {
@@ -472,6 +865,36 @@ s64 source_jiffy_mono(const struct source *s, u64 j)
 	return (s64)s->phase + ((s64)j - s->jiffy_at_k0) * (s64)s->tick_nsec;
 }
 
+s64 source_jiffies_at(const struct source *s, s64 mono)
+{
+	s64 d = mono - (s64)s->phase;
+	s64 k = d >= 0 ? d / (s64)s->tick_nsec
+		       : -((-d + (s64)s->tick_nsec - 1) / (s64)s->tick_nsec);
+
+	return s->jiffy_at_k0 + k;
+}
+
+unsigned int source_block(const struct source *s, u64 ts)
+{
+	u64 span = s->last_ts - s->first_ts + 1;
+	u64 b;
+
+	if (ts <= s->first_ts)
+		return 0;
+	b = (ts - s->first_ts) * s->nblocks / span;
+	return b < s->nblocks ? (unsigned int)b : s->nblocks - 1;
+}
+
+/* Jiffies into ns: the histogram's buckets, scaled. */
+static void scale_hist(struct hist *dst, const struct hist *src, u64 mul)
+{
+	unsigned int n = hist_buckets(src);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (src->count[i])
+			hist_add(dst, hist_bucket_low_bits(i, src->bits) * mul, src->count[i]);
+}
+
 static void finish(struct pass *p, const struct options *o)
 {
 	struct source *s = p->s;
@@ -486,14 +909,17 @@ static void finish(struct pass *p, const struct options *o)
 	place_grid(p);
 	span = (double)(s->last_ts - s->first_ts) / 1e9;
 	s->ncpu = p->ncpu;
+	s->ntimers = p->nt;
 	s->spool = calloc(p->ncpu, sizeof(*s->spool));
 	s->cpu_wakeups = calloc(p->ncpu, sizeof(u64));
 	s->cpu_events = calloc(p->ncpu, sizeof(u64));
-	if (!s->spool || !s->cpu_wakeups || !s->cpu_events)
+	s->cpu_back = calloc(p->ncpu, sizeof(u64));
+	if (!s->spool || !s->cpu_wakeups || !s->cpu_events || !s->cpu_back)
 		abort();
 	for (unsigned int c = 0; c < p->ncpu; c++) {
 		s->spool[c] = p->cpu[c].spool;
 		s->cpu_events[c] = p->cpu[c].recs;
+		s->cpu_back[c] = p->cpu[c].back;
 		s->cpu_wakeups[c] = p->cpu[c].wakeups;
 		/* A low-resolution tick shows no hrtimer: it fired HZ times a second. */
 		if (!s->tick_expiries)
@@ -501,9 +927,28 @@ static void finish(struct pass *p, const struct options *o)
 		s->wakeups += s->cpu_wakeups[c];
 		free(p->cpu[c].queue);
 	}
-	for (unsigned int i = 0; i < HIST_BUCKETS; i++)
-		if (p->late_j.count[i])
-			hist_add(&s->late, hist_bucket_low(i) * s->tick_nsec, p->late_j.count[i]);
+	scale_hist(&s->late, &p->late_j, s->tick_nsec);
+	/* Programs' jiffies timers: their lateness in ticks, into ns. */
+	for (unsigned int g = 0; g < s->nprog; g++) {
+		struct prog *pr = &s->prog[g];
+
+		if (pr->jiffies) {
+			struct hist h;
+
+			hist_init_bits(&h, HIST_SMALL_BITS);
+			scale_hist(&h, &pr->late, s->tick_nsec);
+			hist_free(&pr->late);
+			pr->late = h;
+		}
+	}
+	/* The observed wakeups by block: each bin to the block of its middle. */
+	s->nblocks = span >= 2 ? NBLOCKS : span >= 0.2 ? 10 : 1;
+	s->block_wakeups = calloc(s->nblocks, sizeof(u64));
+	if (!s->block_wakeups)
+		abort();
+	for (unsigned int i = 0; i < NBINS && p->any_bin; i++)
+		s->block_wakeups[source_block(s, p->bin0 + i * p->bin_ns + p->bin_ns / 2)] +=
+			p->bin[i];
 	s->pre = p->pre;
 	s->pre_cpu = p->pre_cpu;
 	s->npre = p->npre;
@@ -512,28 +957,47 @@ static void finish(struct pass *p, const struct options *o)
 int source_read(const char *path, const struct options *o, struct source *s, char *err,
 		size_t errlen)
 {
-	struct pass p = { .s = s, .err = err, .errlen = errlen };
+	struct pass *p = calloc(1, sizeof(*p));
 	struct hz_reader *r;
 	struct hz_event e;
 	const struct hz_reader_stats *st;
 	int got, rc = 0;
 
+	if (!p)
+		abort();
+	p->s = s;
+	p->err = err;
+	p->errlen = errlen;
 	memset(s, 0, sizeof(*s));
 	hist_init(&s->late);
 	r = hz_open(path, err, errlen);
 	if (!r) {
 		hist_free(&s->late);
+		free(p);
 		return -1;
 	}
-	map_init(&p.owner);
-	map_init(&p.expires);
-	hist_init(&p.late_j);
-	hist_init(&p.tick_gap);
-	while ((got = hz_next(r, &e)) > 0 && !p.failed)
-		on_event(&p, &e);
+	map_init(&p->owner);
+	map_init(&p->ids);
+	map_init(&p->progs);
+	hist_init(&p->late_j);
+	hist_init(&p->tick_gap);
+	/* Program 0: none (the tick's own timers). */
+	s->prog = calloc(1, sizeof(*s->prog));
+	if (!s->prog)
+		abort();
+	snprintf(s->prog[0].name, sizeof(s->prog[0].name), "(tick)");
+	s->prog[0].kind = PK_KERNEL;
+	hist_init_bits(&s->prog[0].late, HIST_SMALL_BITS);
+	hist_init_bits(&s->prog[0].req_j, HIST_SMALL_BITS);
+	s->nprog = 1;
+	while ((got = hz_next(r, &e)) > 0 && !p->failed)
+		on_event(p, &e);
 	st = hz_stats(r);
 	s->lines = st->lines;
 	s->unknown = st->unknown;
+	s->bad = st->bad;
+	s->truncated = st->truncated;
+	snprintf(s->first_bad, sizeof(s->first_bad), "%s", st->first_bad);
 	if (got < 0) {
 		snprintf(err, errlen, "%s: %s", path, hz_error(r));
 		rc = -1;
@@ -542,31 +1006,47 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 		snprintf(err, errlen, "%s: %s", path, hz_error(r));
 		rc = -1;
 	}
-	if (!rc && p.failed)
+	if (!rc && p->failed)
 		rc = -1;
 	if (!rc && !s->events) {
-		snprintf(err, errlen,
-			 "%s: no timer events in %llu lines (is it an ftrace timer trace?)", path,
-			 (unsigned long long)s->lines);
+		if (s->bad)
+			snprintf(err, errlen,
+				 "%s: not an ftrace timer trace: no timer events in %llu lines, "
+				 "%llu "
+				 "of them bad (first: %s)",
+				 path, (unsigned long long)s->lines, (unsigned long long)s->bad,
+				 s->first_bad);
+		else
+			snprintf(err, errlen,
+				 "%s: not an ftrace timer trace: no timer events in %llu lines%s",
+				 path, (unsigned long long)s->lines, s->lines ? "" : " (empty)");
 		rc = -1;
 	}
 	if (!rc)
-		finish(&p, o);
-	map_free(&p.owner);
-	map_free(&p.expires);
-	hist_free(&p.late_j);
-	hist_free(&p.tick_gap);
+		finish(p, o);
+	map_free(&p->owner);
+	map_free(&p->ids);
+	map_free(&p->progs);
+	hist_free(&p->late_j);
+	hist_free(&p->tick_gap);
+	free(p->t);
 	if (rc) {
-		for (unsigned int c = 0; c < p.ncpu; c++) {
-			if (p.cpu[c].spool)
-				fclose(p.cpu[c].spool);
-			free(p.cpu[c].queue);
+		for (unsigned int c = 0; c < p->ncpu; c++) {
+			if (p->cpu[c].spool)
+				fclose(p->cpu[c].spool);
+			free(p->cpu[c].queue);
 		}
-		free(p.pre);
-		free(p.pre_cpu);
+		free(p->pre);
+		free(p->pre_cpu);
+		for (unsigned int g = 0; g < s->nprog; g++) {
+			hist_free(&s->prog[g].late);
+			hist_free(&s->prog[g].req_j);
+		}
+		free(s->prog);
 		hist_free(&s->late);
 	}
-	free(p.cpu);
+	free(p->cpu);
+	free(p);
 	return rc;
 }
 
@@ -578,7 +1058,14 @@ void source_free(struct source *s)
 	free(s->spool);
 	free(s->cpu_wakeups);
 	free(s->cpu_events);
+	free(s->cpu_back);
 	free(s->pre);
 	free(s->pre_cpu);
+	for (unsigned int g = 0; g < s->nprog; g++) {
+		hist_free(&s->prog[g].late);
+		hist_free(&s->prog[g].req_j);
+	}
+	free(s->prog);
+	free(s->block_wakeups);
 	hist_free(&s->late);
 }

@@ -54,8 +54,27 @@ static const char *skip_spaces(const char *p, const char *end)
 	return p;
 }
 
+/* Has the word x a byte equal to b (each byte of b the same)? The classic zero-byte test. */
+static uint64_t has_byte(uint64_t x, uint64_t b)
+{
+	x ^= b;
+	return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+}
+
+/*
+ * To the next space or tab, or end: eight bytes at a time while they have
+ * neither (most of a line is long tokens: the reading's hottest loop).
+ */
 static const char *skip_token(const char *p, const char *end)
 {
+	while (end - p >= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, 8);
+		if (has_byte(w, 0x2020202020202020ULL) | has_byte(w, 0x0909090909090909ULL))
+			break;
+		p += 8;
+	}
 	while (p < end && !is_space(*p))
 		p++;
 	return p;
@@ -70,12 +89,25 @@ static enum num dec_u64(const char *s, const char *e, uint64_t *out)
 
 	if (s == e)
 		return NUM_BAD;
+	/* 19 digits always fit: no overflow test per digit (the common case) */
+	if (e - s <= 19) {
+		for (; s < e; s++) {
+			unsigned int d = (unsigned int)(*s - '0');
+
+			if (d > 9)
+				return NUM_BAD;
+			v = v * 10 + d;
+		}
+		*out = v;
+		return NUM_OK;
+	}
 	for (; s < e; s++) {
 		unsigned int d = (unsigned int)(*s - '0');
 
 		if (d > 9)
 			return NUM_BAD;
-		if (v > (UINT64_MAX - d) / 10)
+		/* v·10 + d > UINT64_MAX, without a division per digit */
+		if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
 			return NUM_BIG;
 		v = v * 10 + d;
 	}
@@ -99,15 +131,17 @@ static enum num dec_s64(const char *s, const char *e, int64_t *out)
 	return NUM_OK;
 }
 
+/* A hex digit's value plus one, 0 for any other byte: one load per digit. */
+static const uint8_t hex_tab[256] = {
+	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,
+	['6'] = 7,  ['7'] = 8,	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+	['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int hex_digit(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	return (int)hex_tab[(unsigned char)c] - 1;
 }
 
 /*
@@ -353,9 +387,11 @@ static const char *const ev_names[HZ_EV_TYPES] = {
 	[HZ_EV_HRTIMER_CANCEL] = "hrtimer_cancel",
 	[HZ_EV_HRTIMER_EXPIRE] = "hrtimer_expire_entry",
 	[HZ_EV_TICK_STOP] = "tick_stop",
+	[HZ_EV_SCHED_SWITCH] = "sched_switch",
+	[HZ_EV_CPU_IDLE] = "cpu_idle",
 };
 
-/* The seven names have seven lengths: the length picks the one to compare. */
+/* The length picks the name to compare (two share 12: the first letter decides). */
 static int event_type(const char *s, const char *e)
 {
 	int t;
@@ -365,7 +401,10 @@ static int event_type(const char *s, const char *e)
 		t = HZ_EV_TIMER_START;
 		break;
 	case 12:
-		t = HZ_EV_TIMER_CANCEL;
+		t = *s == 's' ? HZ_EV_SCHED_SWITCH : HZ_EV_TIMER_CANCEL;
+		break;
+	case 8:
+		t = HZ_EV_CPU_IDLE;
 		break;
 	case 18:
 		t = HZ_EV_TIMER_EXPIRE;
@@ -409,6 +448,20 @@ static uint32_t irq_context(const char *s, const char *e)
 /* Shared with the reader: it says which number was out of range. */
 static const char why_cpu_range[] = "cpu out of range 0..4095";
 
+/* The name of the task column (before "-PID"), leading blanks dropped, truncated. */
+static void set_comm(struct hz_event *ev, const char *s, const char *e)
+{
+	size_t n;
+
+	while (s < e && is_space(*s))
+		s++;
+	n = (size_t)(e - s);
+	if (n > sizeof(ev->comm) - 1)
+		n = sizeof(ev->comm) - 1;
+	memcpy(ev->comm, s, n);
+	ev->comm[n] = '\0';
+}
+
 /* The pid after the last '-' of the task column; none is not an error. */
 static const char *parse_task(const struct cols *c, struct hz_event *ev)
 {
@@ -417,8 +470,11 @@ static const char *parse_task(const struct cols *c, struct hz_event *ev)
 
 	while (d > c->task && is_digit(d[-1]))
 		d--;
-	if (d == c->task_end || d == c->task || d[-1] != '-')
+	if (d == c->task_end || d == c->task || d[-1] != '-') {
+		set_comm(ev, c->task, c->task_end);
 		return NULL;
+	}
+	set_comm(ev, c->task, d - 1);
 	if (dec_u64(d, c->task_end, &pid) != NUM_OK || pid > INT32_MAX)
 		return "pid out of range";
 	ev->pid = (int32_t)pid;
@@ -463,6 +519,9 @@ enum key {
 	K_BASECLK,
 	K_MODE,
 	K_SUCCESS,
+	K_PREV_PID,
+	K_NEXT_PID,
+	K_STATE,
 	K_KEYS
 };
 
@@ -491,6 +550,9 @@ static const struct key_info keys[K_KEYS] = {
 	[K_BASECLK] = KEY("baseclk"),
 	[K_MODE] = KEY("mode"),
 	[K_SUCCESS] = KEY("success"),
+	[K_PREV_PID] = KEY("prev_pid"),
+	[K_NEXT_PID] = KEY("next_pid"),
+	[K_STATE] = KEY("state"),
 };
 
 struct fields {
@@ -498,14 +560,46 @@ struct fields {
 	const char *v[K_KEYS], *ve[K_KEYS];
 };
 
+/* The first letter and the length pick the one key to compare. */
 static int key_of(const char *k, size_t n)
 {
 	int i;
 
-	for (i = 0; i < K_KEYS; i++)
-		if (keys[i].len == n && !memcmp(k, keys[i].name, n))
-			return i;
-	return -1;
+	switch (*k) {
+	case 't':
+		i = n == 5 ? K_TIMER : K_TIMEOUT;
+		break;
+	case 'h':
+		i = K_HRTIMER;
+		break;
+	case 'f':
+		i = n == 8 ? K_FUNCTION : K_FLAGS;
+		break;
+	case 'e':
+		i = K_EXPIRES;
+		break;
+	case 's':
+		i = n == 11 ? K_SOFTEXPIRES : n == 7 ? K_SUCCESS : K_STATE;
+		break;
+	case 'b':
+		i = n == 13 ? K_BUCKET : K_BASECLK;
+		break;
+	case 'c':
+		i = K_CPU;
+		break;
+	case 'n':
+		i = n == 3 ? K_NOW : K_NEXT_PID;
+		break;
+	case 'm':
+		i = K_MODE;
+		break;
+	case 'p':
+		i = K_PREV_PID;
+		break;
+	default:
+		return -1;
+	}
+	return keys[i].len == n && !memcmp(k, keys[i].name, n) ? i : -1;
 }
 
 /*
@@ -679,15 +773,19 @@ static void mode_word(const char *w, size_t n, uint32_t *bits)
 		*bits |= HZ_HM_HARD;
 }
 
-/* mode= names (ABS|PINNED|HARD) or, unnamed, enum hrtimer_mode's bits. */
+/*
+ * mode= names (ABS|PINNED|HARD) or, unnamed, enum hrtimer_mode's bits; or
+ * nothing, as Linux 6.1's own trace file prints the tick's (ABS|PINNED|HARD):
+ * then the mode is not known, as before 4.16.
+ */
 static const char *parse_mode(const struct fields *f, struct hz_event *ev)
 {
 	const char *s = f->v[K_MODE], *e = f->ve[K_MODE];
 	uint64_t v;
 
-	ev->has |= HZ_HAS_MODE;
 	if (s == e)
-		return keys[K_MODE].bad;
+		return NULL;
+	ev->has |= HZ_HAS_MODE;
 	if (!is_digit(*s)) {
 		each_word(s, e, mode_word, &ev->hmode);
 		return NULL;
@@ -730,10 +828,28 @@ static const char *tick_stop(const struct fields *f, struct hz_event *ev)
 	return NULL;
 }
 
+/* prev_pid= and next_pid=: who ran before and after; pid 0 is the idle task. */
+static const char *sched_switch(const struct fields *f, struct hz_event *ev)
+{
+	uint64_t a, b;
+	const char *why;
+
+	if ((why = need_dec(f, K_PREV_PID, &a)) || (why = need_dec(f, K_NEXT_PID, &b)))
+		return why;
+	if (a > INT32_MAX)
+		return keys[K_PREV_PID].big;
+	if (b > INT32_MAX)
+		return keys[K_NEXT_PID].big;
+	ev->prev_pid = (int32_t)a;
+	ev->next_pid = (int32_t)b;
+	return NULL;
+}
+
 static const char *parse_fields(const char *p, const char *end, struct hz_event *ev)
 {
 	struct fields f;
 	const char *why;
+	uint64_t v;
 
 	split_fields(p, end, &f);
 	switch (ev->type) {
@@ -754,6 +870,15 @@ static const char *parse_fields(const char *p, const char *end, struct hz_event 
 		if ((why = need_id(&f, K_HRTIMER, &ev->id)) || (why = need_func(&f, ev)))
 			return why;
 		return need_dec(&f, K_NOW, &ev->now);
+	case HZ_EV_SCHED_SWITCH:
+		return sched_switch(&f, ev);
+	case HZ_EV_CPU_IDLE:
+		if ((why = need_dec(&f, K_STATE, &v)))
+			return why;
+		if (v > UINT32_MAX)
+			return keys[K_STATE].big;
+		ev->state = (uint32_t)v;
+		return NULL;
 	default:
 		return tick_stop(&f, ev);
 	}
@@ -1125,6 +1250,34 @@ static int fill(struct hz_reader *r)
 	return 0;
 }
 
+static void note_bad(struct hz_reader *r, const char *why, const char *line, size_t len);
+
+/*
+ * A line longer than HZ_LINE_MAX, not ftrace text: noted as bad, then
+ * thrown away up to its newline, reading as much as that takes.
+ */
+static int drop_long_line(struct hz_reader *r)
+{
+	const char *s = r->buf + r->pos;
+
+	r->st.lines++;
+	note_bad(r, memchr(s, '\0', HZ_LINE_MAX) ? "binary data" : "longer than 65536 bytes", s,
+		 HZ_LINE_MAX);
+	for (;;) {
+		const char *e = memchr(r->buf + r->pos, '\n', r->len - r->pos);
+
+		if (e) {
+			r->pos = (size_t)(e + 1 - r->buf);
+			return 0;
+		}
+		r->pos = r->len;
+		if (r->eof)
+			return 0;
+		if (fill(r))
+			return -1;
+	}
+}
+
 /* The next line: 1 (*nl: it had its newline), 0 at the end, -1 an error. */
 static int next_line(struct hz_reader *r, const char **line, size_t *len, bool *nl)
 {
@@ -1135,12 +1288,12 @@ static int next_line(struct hz_reader *r, const char **line, size_t *len, bool *
 		size_t avail = r->len - r->pos;
 		const char *e = memchr(s + scanned, '\n', avail - scanned);
 
-		/* A longest line and its newline always fit: longer is refused, never split. */
-		if ((e ? (size_t)(e - s) : avail) > HZ_LINE_MAX)
-			return fail(r, "line %llu: %s", (unsigned long long)r->st.lines + 1,
-				    memchr(s, '\0', HZ_LINE_MAX)
-					    ? "binary data: not ftrace text"
-					    : "longer than 65536 bytes: not ftrace text");
+		if ((e ? (size_t)(e - s) : avail) > HZ_LINE_MAX) {
+			if (drop_long_line(r))
+				return -1;
+			scanned = 0;
+			continue;
+		}
 		if (e) {
 			*line = s;
 			*len = (size_t)(e - s);
@@ -1189,43 +1342,59 @@ static void count_event(struct hz_reader *r, const struct hz_event *ev)
 		r->st.format = HZ_FMT_TRACE_PIPE;
 }
 
-static int bad_event(struct hz_reader *r, const struct hz_event *ev, const char *why)
+/* A bad line: counted, and the first one kept as "line N: why: its start". */
+static void note_bad(struct hz_reader *r, const char *why, const char *line, size_t len)
 {
-	unsigned long long n = (unsigned long long)r->st.lines;
+	char text[96];
+	size_t n = len < sizeof(text) - 1 ? len : sizeof(text) - 1, i;
 
-	if (why == why_cpu_range && ev->cpu != UINT32_MAX)
-		return fail(r, "line %llu: %s: cpu %u out of range 0..%u", n, ev_names[ev->type],
-			    ev->cpu, HZ_CPU_MAX);
-	return fail(r, "line %llu: %s: %s", n, ev_names[ev->type], why);
+	if (r->st.bad++)
+		return;
+	for (i = 0; i < n; i++)
+		text[i] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
+	text[n] = '\0';
+	snprintf(r->st.first_bad, sizeof(r->st.first_bad), "line %llu: %s: \"%s%s\"",
+		 (unsigned long long)r->st.lines, why, text, len > n ? "..." : "");
 }
 
-/* One line read: 1 an event, 0 skipped, -1 an error. */
+/* One line read: 1 an event, 0 skipped. */
 static int take_line(struct hz_reader *r, const char *line, size_t len, bool nl,
 		     struct hz_event *ev)
 {
 	const char *why;
 	enum comment ck;
 	enum hz_line_kind kind;
+	char what[96];
 
 	r->st.lines++;
-	if (memchr(line, '\0', len))
-		return fail(r, "line %llu: binary data: not ftrace text",
-			    (unsigned long long)r->st.lines);
+	if (memchr(line, '\0', len)) {
+		note_bad(r, "binary data", line, len);
+		return 0;
+	}
 	kind = parse_line(line, len, ev, &why, &ck);
 	/* Only a whole event may lack its newline: anything else was cut. */
-	if (!nl && kind != HZ_LINE_EVENT)
-		return fail(r, "line %llu: truncated: the input ends in the middle of a line",
-			    (unsigned long long)r->st.lines);
-	if (kind == HZ_LINE_BAD)
-		return bad_event(r, ev, why);
+	if (!nl && kind != HZ_LINE_EVENT) {
+		r->st.truncated = true;
+		return 0;
+	}
+	if (kind == HZ_LINE_BAD) {
+		if (why == why_cpu_range && ev->cpu != UINT32_MAX)
+			snprintf(what, sizeof(what), "%s: cpu %u out of range 0..%u",
+				 ev_names[ev->type], ev->cpu, HZ_CPU_MAX);
+		else
+			snprintf(what, sizeof(what), "%s: %s", ev_names[ev->type], why);
+		note_bad(r, what, line, len);
+		return 0;
+	}
 	if (kind == HZ_LINE_EVENT) {
 		count_event(r, ev);
 		return 1;
 	}
 	/* Checked here only: event lines keep any bytes a comm may hold. */
-	if (has_control(line, len))
-		return fail(r, "line %llu: binary data: not ftrace text",
-			    (unsigned long long)r->st.lines);
+	if (has_control(line, len)) {
+		note_bad(r, "control bytes", line, len);
+		return 0;
+	}
 	if (kind == HZ_LINE_COMMENT)
 		count_comment(r, ck);
 	else

@@ -20,6 +20,8 @@ enum hz_ev_type {
 	HZ_EV_HRTIMER_CANCEL,
 	HZ_EV_HRTIMER_EXPIRE, /* hrtimer_expire_entry */
 	HZ_EV_TICK_STOP,
+	HZ_EV_SCHED_SWITCH, /* sched:sched_switch: busy and idle */
+	HZ_EV_CPU_IDLE,	    /* power:cpu_idle */
 	HZ_EV_TYPES
 };
 
@@ -67,17 +69,27 @@ struct hz_event {
 	uint8_t type;	      /* enum hz_ev_type */
 	bool tick;	      /* the function is the tick's own handler (any kernel's name) */
 	bool success;	      /* tick_stop success= */
+	int32_t prev_pid;     /* sched_switch prev_pid= */
+	int32_t next_pid;     /* sched_switch next_pid= */
+	uint32_t state;	      /* cpu_idle state= (4294967295: the exit) */
 	char func[48];	      /* function=, truncated; "" for cancels and tick_stop */
+	char comm[16];	      /* the task column's name, without "-PID", truncated */
 };
+
+#define HZ_IDLE_EXIT 4294967295U /* cpu_idle state= of an idle exit (PWR_EVENT_EXIT) */
 
 /* What kind of text the reader found (from the header or the lines). */
 enum hz_format { HZ_FMT_UNKNOWN, HZ_FMT_TRACE, HZ_FMT_TRACE_PIPE, HZ_FMT_TRACE_CMD };
 
 struct hz_reader_stats {
-	uint64_t lines;	   /* lines read */
-	uint64_t events;   /* timer events parsed */
-	uint64_t unknown;  /* lines that were neither an event we know, a comment nor a header */
-	uint64_t comments; /* '#' lines and trace-cmd headers */
+	uint64_t lines;	     /* lines read */
+	uint64_t events;     /* timer events parsed */
+	uint64_t unknown;    /* lines that were neither an event we know, a comment nor a header */
+	uint64_t comments;   /* '#' lines and trace-cmd headers */
+	uint64_t bad;	     /* lines skipped as malformed: a known event that does not parse,
+			      binary or control bytes, longer than 64 KiB */
+	bool truncated;	     /* the last line had no newline and was not a whole event: skipped */
+	char first_bad[240]; /* "line N: why: the line's start", the first bad line */
 	uint64_t by_type[HZ_EV_TYPES];
 	enum hz_format format;
 	uint32_t max_cpu; /* highest CPU seen */
@@ -94,9 +106,12 @@ struct hz_reader *hz_open(const char *path, char *err, size_t errlen);
 
 /*
  * The next event: 1 with *ev filled, 0 at the end of the input, -1 on an
- * error (truncated or binary input, a read error, a known event whose
- * fields do not parse): hz_error() is then one line that names the line
- * number. Unknown lines are counted and skipped.
+ * error (a read error, a decompressor that failed): hz_error() is then one
+ * line that names the line number. Unknown lines are counted and skipped;
+ * bad lines (a known event whose fields do not parse, binary or control
+ * bytes in a line that is not an event, a line longer than 64 KiB) are
+ * skipped and counted, the first kept in the stats; a last line without
+ * its newline is read if it is a whole event, else skipped (truncated).
  */
 int hz_next(struct hz_reader *r, struct hz_event *ev);
 const char *hz_error(const struct hz_reader *r);
