@@ -69,6 +69,12 @@ lx_boot() {
 	[ -f "$initrd" ] || { echo "boot: no initramfs $initrd" >&2; return 1; }
 	mapfile -t margs < <(lx_mode "$mode")
 	[ ${#margs[@]} -gt 0 ] || return 1
+	# The interface before modes, still used by tests/advisor-linux/long.sh:
+	# LINUX_ICOUNT's words added to a tcg boot (with LINUX_QEMU_ARGS="-smp 1").
+	if [ "$mode" = tcg ] && [ -n "${LINUX_ICOUNT:-}" ]; then
+		read -ra extra <<<"$LINUX_ICOUNT"
+		margs+=("${extra[@]}")
+	fi
 	read -ra extra <<<"${LINUX_QEMU_ARGS:-}"
 	mkdir -p "$(dirname "$log")"
 	: >"$log"
