@@ -13,31 +13,46 @@ out=build/headers
 mkdir -p "$out"
 libc=(time.h pthread.h signal.h sys/time.h stdlib.h unistd.h sys/param.h)
 
-# compile std file: one translation unit, warnings are errors.
+# compile std file: one translation unit, warnings are errors (the
+# messages in FILE.log).
 compile() {
-	$CC -std="$1" -Wall -Wextra -Werror -Iinclude -c "$2" -o "$out/t.o" >"$out/t.log" 2>&1
+	$CC -std="$1" -Wall -Wextra -Werror -Iinclude -fsyntax-only "$2" >"${2%.c}.log" 2>&1
 }
 
-for h in include/dynhz/*.h; do
+# check_header H: H's result; its files in $out/NAME/, so two run at once.
+check_header() {
+	local h=$1 name std l d problems=()
 	name=dynhz/$(basename "$h")
-	problems=()
+	d=$out/$(basename "$h" .h)
+	mkdir -p "$d"
 	for std in c11 gnu11; do
-		printf '#include <%s>\n' "$name" >"$out/alone.c"
-		compile "$std" "$out/alone.c" || problems+=("[$std] alone: $(grep -m1 error "$out/t.log")")
+		printf '#include <%s>\n' "$name" >"$d/alone.c"
+		compile "$std" "$d/alone.c" || problems+=("[$std] alone: $(grep -m1 error "$d/alone.log")")
 		for l in "${libc[@]}"; do
 			# POSIX names are what is at stake: ask for them in strict C11 too.
 			printf '#define _POSIX_C_SOURCE 200809L\n#include <%s>\n#include <%s>\n' \
-				"$name" "$l" >"$out/after.c"
-			compile "$std" "$out/after.c" ||
-				problems+=("[$std] $name then <$l>: $(grep -m1 error "$out/t.log")")
+				"$name" "$l" >"$d/after.c"
+			compile "$std" "$d/after.c" ||
+				problems+=("[$std] $name then <$l>: $(grep -m1 error "$d/after.log")")
 			printf '#define _POSIX_C_SOURCE 200809L\n#include <%s>\n#include <%s>\n' \
-				"$l" "$name" >"$out/before.c"
-			compile "$std" "$out/before.c" ||
-				problems+=("[$std] <$l> then $name: $(grep -m1 error "$out/t.log")")
+				"$l" "$name" >"$d/before.c"
+			compile "$std" "$d/before.c" ||
+				problems+=("[$std] <$l> then $name: $(grep -m1 error "$d/before.log")")
 		done
 	done
 	report "headers: $name" "${problems[@]}"
+}
+
+running=0
+for h in include/dynhz/*.h; do
+	check_header "$h" &
+	running=$((running + 1))
+	if [ $running -ge 2 ]; then
+		wait -n
+		running=$((running - 1))
+	fi
 done
+wait
 
 # The check can fail: a header defining POSIX's timer_delete as a macro
 # must be caught (the test of the test).
