@@ -13,8 +13,11 @@ run | kernel) want+=(qemu-system-x86 qemu-user gcc-multilib) ;;
 # The Linux port (mk/linux.mk): Linux's build needs flex, bison, bc and
 # libelf (objtool); arm64 is cross-compiled with clang and lld (never
 # gcc-aarch64-linux-gnu: it conflicts with gcc-multilib, see
-# scripts/linux/lib.sh); both boot under QEMU.
-linux) want+=(flex bison bc libelf-dev ccache clang lld llvm qemu-system-x86 qemu-system-arm cpio xz-utils) ;;
+# scripts/linux/lib.sh); both boot under QEMU. The checks' programs for
+# arm64 (tests/linux/payload.sh) link statically with clang and lld against
+# Debian's cross glibc and libgcc, which live beside gcc-multilib.
+linux) want+=(flex bison bc libelf-dev ccache clang lld llvm qemu-system-x86 qemu-system-arm cpio xz-utils
+	libc6-dev-arm64-cross libgcc-12-dev-arm64-cross) ;;
 esac
 
 missing=()

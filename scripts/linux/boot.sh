@@ -11,32 +11,55 @@
 #       the same as functions, and a list of boots two at a time
 #
 # The machines: x86_64 on QEMU's pc machine, arm64 on virt with a
-# cortex-a57, both with 2 CPUs and 512 MB, no reboot (a reboot or a panic
-# ends QEMU: panic=-1 is added to the command line), the console on the
-# first UART (console=ttyS0 or ttyAMA0 is put first). LINUX_QEMU_ARGS adds
-# QEMU arguments, LINUX_BOOT_TIMEOUT is the timeout in seconds of wall time
-# (300).
+# cortex-a57, 512 MB, no reboot (a reboot or a panic ends QEMU: panic=-1
+# is added to the command line), the console on the first UART
+# (console=ttyS0 or ttyAMA0 is put first), the RTC on the guest's clock
+# (-rtc clock=vm: rtcpie and the alarm timers compare it with the guest's
+# CLOCK_MONOTONIC, which under -icount is virtual time). LINUX_BOOT_TIMEOUT
+# is the timeout in seconds of wall time (300).
 #
-# Guest time: plain TCG by default, the guest's clocks following the
-# host's real time. LINUX_ICOUNT="-icount shift=auto,sleep=off" asks for
-# deterministic virtual time, as the reference kernel's tests have it, but
-# on x86_64 with -smp 2 Linux 6.1 hangs at "smp: Bringing up secondary
-# CPUs ..." under every -icount tried (shift=auto,sleep=off; shift=2,
-# sleep=off; shift=auto): QEMU then runs the two vCPUs round-robin on one
-# thread and the boot CPU spins waiting for the other (a known QEMU
-# limitation). With LINUX_QEMU_ARGS="-smp 1" -icount works (the TSC is then
-# Linux's clocksource, 1000 MHz, stable). So the SMP boots use plain TCG,
-# where both vCPUs run, Linux finds the two TSCs unsynchronised and uses
-# the HPET (x86_64) or the generic timer (arm64); timing results then
-# depend on the host's load, and the tests judge them loosely. Measured
-# boot times are in docs/LINUX.md.
+# The mode of a boot (lx_mode; LINUX_MODE for boot.sh run alone):
+#   icount  -smp 1 -icount shift=1,sleep=off: the tests' mode. Guest
+#           time from the instruction count, 2 ns an instruction; idle time
+#           costs no wall time (sleep=off jumps to the next timer), so
+#           Linux's timer selftests, which mostly sleep, take a fraction of
+#           their guest time. A fixed shift, not auto: auto makes an
+#           instruction take longer on a loaded host, so that at hz=7315 a
+#           tick's interrupt took 425 us of a 137 us period, ticks ran
+#           together and tick-sampled CPU time (/proc/stat, si_utime)
+#           counted a tenth of what ran; with a fixed shift the guest sees
+#           the same machine however loaded the host is. One CPU because
+#           x86_64 Linux 6.1 with -smp 2 under every -icount tried
+#           (shift=auto,sleep=off; shift=2,sleep=off; shift=auto) hangs at
+#           "smp: Bringing up secondary CPUs ...": QEMU runs the vCPUs
+#           round-robin on one thread and the boot CPU spins waiting for
+#           the other. With one CPU the TSC (x86_64) or the generic timer
+#           (arm64) is the clocksource, stable.
+#   tcg     -smp 2, plain TCG: both CPUs run (per-CPU ticks, LOC
+#           interrupts, the broadcast), the guest's clocks follow the
+#           host's real time, so its timings depend on the host's load;
+#           x86_64 Linux finds the two TSCs unsynchronised and uses the
+#           HPET. make run-linux and the demonstration boot of make check.
+#   bench   -smp 1 -icount shift=0,sleep=off: one guest nanosecond is one
+#           instruction, the cost benchmark's mode (bench/linux/run.sh).
+# LINUX_QEMU_ARGS adds QEMU arguments after the mode's.
 
-lx_boot_timeout=${LINUX_BOOT_TIMEOUT:-300}
+# lx_mode MODE: the QEMU arguments of a mode (above), one a line.
+lx_mode() {
+	case $1 in
+	icount) printf '%s\n' -smp 1 -icount shift=1,sleep=off ;;
+	tcg) printf '%s\n' -smp 2 ;;
+	bench) printf '%s\n' -smp 1 -icount shift=0,sleep=off ;;
+	*) echo "boot: unknown mode '$1' (icount, tcg or bench)" >&2; return 1 ;;
+	esac
+}
 
-# lx_boot ARCH KERNEL INITRD LOG [CMDLINE]: one boot, as above; the wall
-# time it took goes to LOG.time, QEMU's own messages to LOG.qemu.
+# lx_boot ARCH KERNEL INITRD LOG [CMDLINE [MODE]]: one boot, as above, in
+# MODE (LINUX_MODE, else tcg); the wall time it took goes to LOG.time,
+# QEMU's own messages to LOG.qemu.
 lx_boot() {
-	local arch=$1 kernel=$2 initrd=$3 log=$4 cmdline=${5:-} qemu console rc t0 icount extra
+	local arch=$1 kernel=$2 initrd=$3 log=$4 cmdline=${5:-} mode=${6:-${LINUX_MODE:-tcg}}
+	local qemu console rc t0 margs extra lx_boot_timeout=${LINUX_BOOT_TIMEOUT:-300}
 	case $arch in
 	x86_64) qemu=(qemu-system-x86_64 -M pc) console=ttyS0 ;;
 	arm64) qemu=(qemu-system-aarch64 -M virt -cpu cortex-a57) console=ttyAMA0 ;;
@@ -44,13 +67,20 @@ lx_boot() {
 	esac
 	[ -f "$kernel" ] || { echo "boot: no kernel $kernel" >&2; return 1; }
 	[ -f "$initrd" ] || { echo "boot: no initramfs $initrd" >&2; return 1; }
-	read -ra icount <<<"${LINUX_ICOUNT:-}"
+	mapfile -t margs < <(lx_mode "$mode")
+	[ ${#margs[@]} -gt 0 ] || return 1
+	# The interface before modes, still used by tests/advisor-linux/long.sh:
+	# LINUX_ICOUNT's words added to a tcg boot (with LINUX_QEMU_ARGS="-smp 1").
+	if [ "$mode" = tcg ] && [ -n "${LINUX_ICOUNT:-}" ]; then
+		read -ra extra <<<"$LINUX_ICOUNT"
+		margs+=("${extra[@]}")
+	fi
 	read -ra extra <<<"${LINUX_QEMU_ARGS:-}"
 	mkdir -p "$(dirname "$log")"
 	: >"$log"
 	t0=$(cut -d" " -f1 /proc/uptime)
-	timeout "$lx_boot_timeout" "${qemu[@]}" -smp 2 -m 512 -no-reboot -display none \
-		-monitor none -serial "file:$log" "${icount[@]}" "${extra[@]}" \
+	timeout "$lx_boot_timeout" "${qemu[@]}" "${margs[@]}" -m 512 -no-reboot -display none \
+		-rtc clock=vm -monitor none -serial "file:$log" "${extra[@]}" \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=$console panic=-1 $cmdline" </dev/null >"$log.qemu" 2>&1
 	rc=$?
@@ -68,18 +98,20 @@ lx_boot() {
 }
 
 # lx_boot_list DIR SPEC...: the boots, two at a time (LINUX_BOOT_JOBS):
-# each SPEC is "NAME|ARCH|KERNEL|INITRD|CMDLINE"; the console of NAME goes
-# to DIR/NAME.log and lx_boot's status to DIR/NAME.rc. Returns when all
-# have ended.
+# each SPEC is "NAME|ARCH|KERNEL|INITRD|CMDLINE[|MODE[|TIMEOUT]]": the
+# console of NAME goes to DIR/NAME.log and lx_boot's status to DIR/NAME.rc.
+# Returns when all have ended. It waits for any child of the shell: call it
+# in a subshell when the caller has other jobs running.
 lx_boot_list() {
-	local dir=$1 spec name arch kernel initrd cmdline running=0
+	local dir=$1 spec name arch kernel initrd cmdline mode limit running=0
 	shift
 	mkdir -p "$dir"
 	for spec in "$@"; do
-		IFS='|' read -r name arch kernel initrd cmdline <<<"$spec"
+		IFS='|' read -r name arch kernel initrd cmdline mode limit <<<"$spec"
 		rm -f "$dir/$name.rc"
 		(
-			lx_boot "$arch" "$kernel" "$initrd" "$dir/$name.log" "$cmdline" 2>"$dir/$name.err"
+			LINUX_BOOT_TIMEOUT=${limit:-${LINUX_BOOT_TIMEOUT:-300}} \
+				lx_boot "$arch" "$kernel" "$initrd" "$dir/$name.log" "$cmdline" "$mode" 2>"$dir/$name.err"
 			echo $? >"$dir/$name.rc"
 		) &
 		running=$((running + 1))

@@ -11,6 +11,8 @@
 #   dynhz   the patched tree (linux/series), HZ_DYNAMIC on     ARCH[-hzHZ]/
 #   nodyn   the patched tree, HZ_DYNAMIC off (compile-time HZ)  ARCH-nodyn[-hzHZ]/
 #   stock   the pristine tree, no patch, HZ fixed at HZ (250)   stock-hzHZ-ARCH/
+# LINUX_TREE (with LINUX_TREE_KEY) builds a tree the caller made instead of
+# the patched one (check-series.sh).
 # HZ sets CONFIG_HZ (the default of hz= with HZ_DYNAMIC on). Stock Linux 6.1
 # offers 100, 250, 300 and 1000 only: CONFIG_HZ is an int without a prompt,
 # computed from the choice HZ_100/250/300/1000, so CONFIG_HZ=333 in a
@@ -74,6 +76,13 @@ if [ "$kind" = stock ]; then
 	tree=$(bash "$DZ_ROOT/scripts/linux/source.sh" pristine)
 	tree_key=$(basename "$tree")
 	series=0
+elif [ -n "${LINUX_TREE:-}" ]; then
+	# A tree made by the caller (check-series.sh: the series applied
+	# patch by patch in place), under its own key.
+	[ -f "$LINUX_TREE/Makefile" ] || lx_die "LINUX_TREE=$LINUX_TREE is no Linux tree"
+	tree=$LINUX_TREE
+	tree_key=${LINUX_TREE_KEY:-tree}
+	series=1
 else
 	tree=$(bash "$DZ_ROOT/scripts/linux/source.sh" patched)
 	exec 9>"$LX_SRC/.lock"

@@ -76,3 +76,11 @@ lx_hash() {
 lx_now() {
 	cut -d' ' -f1 /proc/uptime
 }
+
+# lx_random_hz SEED: an HZ in 24..10000 (HZ_MIN..HZ_MAX) drawn from SEED, a
+# number 0..2^31-1 (Knuth's multiplicative hash: the same SEED, the same HZ,
+# on every machine and shell).
+lx_random_hz() {
+	case $1 in '' | *[!0-9]*) echo "linux: LINUX_HZ_SEED='$1' is not a number" >&2; return 1 ;; esac
+	echo $((((10#$1 * 2654435761) % 4294967296) % 9977 + 24))
+}

@@ -566,28 +566,45 @@ static long long shown(enum unit u, long long j, long long *tol)
 	return -1;
 }
 
+/*
+ * Every default is read before anything is written: a value restored
+ * through a coarser file changes what a finer one shows (retrans_time's
+ * 1000 ms at HZ 333 read in USER_HZ is 99, written back 329 jiffies, then
+ * 988 ms in retrans_time_ms). The writes come after, each restored; the
+ * ms file of a pair comes after the USER_HZ one, so its restore is exact.
+ */
 static void check_sysctls(void)
 {
+	enum { N = sizeof(sysctls) / sizeof(sysctls[0]) };
+	long v[N];
+	int have[N];
 	unsigned i;
 
 	if (!wanted("sysctl"))
 		return;
-	for (i = 0; i < sizeof(sysctls) / sizeof(sysctls[0]); i++) {
+	for (i = 0; i < N; i++) {
 		const struct sysctl *s = &sysctls[i];
 		const char *base = strstr(s->path, "/sys/") + 5;
 		long long j = s->jiffies_num * hz / s->jiffies_den, want, tol;
-		long v, back;
 		char name[128];
 
 		snprintf(name, sizeof(name), "sysctl %s", base);
-		if (read_long(s->path, &v)) {
+		have[i] = !read_long(s->path, &v[i]);
+		if (!have[i]) {
 			skip(name, "absent (%s)", strerror(errno));
 			continue;
 		}
 		want = shown(s->unit, j, &tol);
-		check(v >= want - tol && v <= want + tol, name,
-		      tol ? "%ld, want %lld +-%lld" : "%ld, want %lld", v, want, tol);
-		if (!s->write || no_write)
+		check(v[i] >= want - tol && v[i] <= want + tol, name,
+		      tol ? "%ld, want %lld +-%lld" : "%ld, want %lld", v[i], want, tol);
+	}
+	for (i = 0; i < N && !no_write; i++) {
+		const struct sysctl *s = &sysctls[i];
+		const char *base = strstr(s->path, "/sys/") + 5;
+		char name[128];
+		long back;
+
+		if (!s->write || !have[i])
 			continue;
 		/* A write converts to jiffies, a read back converts again: whole
 		 * seconds come back exact; USER_HZ ticks may lose up to a tick
@@ -612,8 +629,8 @@ static void check_sysctls(void)
 		default:
 			check(back == s->write, name, "wrote %ld, read %ld", s->write, back);
 		}
-		if (write_long(s->path, v))
-			out("could not restore %s to %ld: %s", s->path, v, strerror(errno));
+		if (write_long(s->path, v[i]))
+			out("could not restore %s to %ld: %s", s->path, v[i], strerror(errno));
 	}
 }
 
