@@ -7,7 +7,9 @@
  * that reading past it is caught), and what comes back must hold
  * together: the return value agrees with the kind, an event has a known
  * type, in-range CPUs, only defined bits and a NUL-terminated function, a
- * malformed event says why. The same bytes then go through the reader
+ * malformed event says why; and the reading by the fields' position
+ * (the fast one) comes to exactly what the reading of the fields one by
+ * one (hz_parse_line_split) does. The same bytes then go through the reader
  * (hz_open on a memfd), whose outcome must be what the reader's rules
  * make of those lines, worked out here line by line: its counts, the bad
  * lines it skipped and the first of them it names, a cut last line; and
@@ -58,6 +60,24 @@ static void check_event(const struct hz_event *ev, const uint8_t *line, size_t l
 		die("a negative pid", line, len);
 }
 
+/* The fast reading and the one by one reading: the same kind, why and event. */
+static void same_reading(const char *copy, size_t len, int rc, enum hz_line_kind kind,
+			 const char *why, const struct hz_event *ev)
+{
+	struct hz_event ev2;
+	const char *why2 = "sentinel";
+	enum hz_line_kind kind2;
+	int rc2;
+
+	memset(&ev2, 0, sizeof(ev2));
+	rc2 = hz_parse_line_split(copy, len, &ev2, &kind2, &why2);
+	if (rc2 != rc || kind2 != kind || (why != why2 && (!why || !why2 || strcmp(why, why2))))
+		die("the fast reading and the split one disagree", (const uint8_t *)copy, len);
+	if (rc && memcmp(ev, &ev2, sizeof(ev2)))
+		die("the fast reading and the split one read different events",
+		    (const uint8_t *)copy, len);
+}
+
 /* One line through hz_parse_line, from its own exactly sized copy. */
 static enum hz_line_kind parse(const uint8_t *line, size_t len, struct hz_event *ev)
 {
@@ -69,7 +89,9 @@ static enum hz_line_kind parse(const uint8_t *line, size_t len, struct hz_event 
 	if (!copy)
 		abort();
 	memcpy(copy, line, len);
+	memset(ev, 0, sizeof(*ev));
 	rc = hz_parse_line(copy, len, ev, &kind, &why);
+	same_reading(copy, len, rc, kind, why, ev);
 	free(copy);
 	switch (kind) {
 	case HZ_LINE_EVENT:

@@ -386,8 +386,9 @@ bool kthread_name(const char *comm)
 		"zswap",    "pool_workqueue", "kswapd",
 	};
 
+	/* The first letter first: most comms are no kernel thread's (one per start). */
 	for (unsigned int i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
-		if (!strncmp(comm, prefix[i], strlen(prefix[i])))
+		if (comm[0] == prefix[i][0] && !strncmp(comm, prefix[i], strlen(prefix[i])))
 			return true;
 	return false;
 }
@@ -449,6 +450,30 @@ static bool user_hrtimer(const char *func)
 	       !strcmp(func, "alarmtimer_fired");
 }
 
+/* An anonymized trace's tasks are all "task": "task-PID" tells them apart. */
+static void prog_name(char name[48], const struct hz_event *e)
+{
+	char digits[12];
+	unsigned int n = 0, at = 5;
+	uint32_t v;
+
+	if (strcmp(e->comm, "task")) {
+		memcpy(name, e->comm, sizeof(e->comm)); /* NUL-terminated, shorter than name */
+		return;
+	}
+	/* As snprintf's "task-%d", without its cost on every task's start. */
+	memcpy(name, "task-", 5);
+	if (e->pid < 0)
+		name[at++] = '-';
+	v = e->pid < 0 ? 0U - (uint32_t)e->pid : (uint32_t)e->pid;
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		name[at++] = digits[--n];
+	name[at] = '\0';
+}
+
 /*
  * Whose a timer started by e is: a task's (in process context, one of the
  * functions a task's own sleeps and timers use), or the kernel's (its
@@ -471,10 +496,7 @@ static uint8_t owner_prog(struct pass *p, const struct hz_event *e, const struct
 		bool kt = kthread_name(e->comm);
 
 		*sleep = jiffies && !kt;
-		if (!strcmp(e->comm, "task"))
-			snprintf(name, sizeof(name), "task-%d", (int)e->pid);
-		else
-			snprintf(name, sizeof(name), "%s", e->comm);
+		prog_name(name, e);
 		if (kt) {
 			uint8_t g = prog_get(p, PK_KERNEL, name, jiffies, e->pid);
 

@@ -47,8 +47,32 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* Words are read in the machine's order; the SWAR tricks below want little-endian. */
+static const bool little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
+static uint64_t load8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+/*
+ * Blanks: the columns are padded with many. Eight bytes at a time, to the
+ * first that is not a space; a tab, rare, one at a time.
+ */
 static const char *skip_spaces(const char *p, const char *end)
 {
+	while (little_endian && end - p >= 8) {
+		uint64_t x = load8(p) ^ 0x2020202020202020ULL;
+
+		if (x) {
+			p += __builtin_ctzll(x) >> 3;
+			break;
+		}
+		p += 8;
+	}
 	while (p < end && is_space(*p))
 		p++;
 	return p;
@@ -68,11 +92,13 @@ static uint64_t has_byte(uint64_t x, uint64_t b)
 static const char *skip_token(const char *p, const char *end)
 {
 	while (end - p >= 8) {
-		uint64_t w;
+		uint64_t w = load8(p);
+		uint64_t b =
+			has_byte(w, 0x2020202020202020ULL) | has_byte(w, 0x0909090909090909ULL);
 
-		memcpy(&w, p, 8);
-		if (has_byte(w, 0x2020202020202020ULL) | has_byte(w, 0x0909090909090909ULL))
-			break;
+		/* The lowest flag is exact (the test errs only above a true match): the blank. */
+		if (b)
+			return little_endian ? p + (__builtin_ctzll(b) >> 3) : p;
 		p += 8;
 	}
 	while (p < end && !is_space(*p))
@@ -81,6 +107,23 @@ static const char *skip_token(const char *p, const char *end)
 }
 
 enum num { NUM_OK, NUM_BAD, NUM_BIG };
+
+/* Are the eight bytes of w all decimal digits? */
+static bool digits8(uint64_t w)
+{
+	return little_endian && (w & 0xf0f0f0f0f0f0f0f0ULL) == 0x3030303030303030ULL &&
+	       ((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) == 0x3030303030303030ULL;
+}
+
+/* The value of eight digits (digits8), the first the most significant, in three steps. */
+static uint64_t value8(uint64_t w)
+{
+	w -= 0x3030303030303030ULL;
+	w = w * 10 + (w >> 8); /* pairs, in every other byte */
+	return (((w & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32))) +
+		(((w >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32)))) >>
+	       32;
+}
 
 /* Decimal digits only, the whole of [s, e): exact, overflow refused. */
 static enum num dec_u64(const char *s, const char *e, uint64_t *out)
@@ -91,6 +134,8 @@ static enum num dec_u64(const char *s, const char *e, uint64_t *out)
 		return NUM_BAD;
 	/* 19 digits always fit: no overflow test per digit (the common case) */
 	if (e - s <= 19) {
+		for (; e - s >= 8 && digits8(load8(s)); s += 8)
+			v = v * 100000000 + value8(load8(s));
 		for (; s < e; s++) {
 			unsigned int d = (unsigned int)(*s - '0');
 
@@ -190,7 +235,7 @@ static const uint64_t pow10_tab[10] = {
  * scaled by a power of ten, never through floating point. Without a dot
  * it is a raw counter clock, taken as ns.
  */
-static const char *parse_ts(const char *s, const char *e, uint64_t *ns)
+static const char *parse_ts_slow(const char *s, const char *e, uint64_t *ns)
 {
 	const char *dot = memchr(s, '.', (size_t)(e - s));
 	uint64_t sec, frac = 0;
@@ -205,6 +250,27 @@ static const char *parse_ts(const char *s, const char *e, uint64_t *ns)
 	if (dec_u64(s, dot, &sec) != NUM_OK || dec_u64(dot + 1, e, &frac) != NUM_OK)
 		return "bad timestamp";
 	frac *= pow10_tab[9 - nfrac];
+	if (sec > (UINT64_MAX - frac) / 1000000000U)
+		return "timestamp out of range";
+	*ns = sec * 1000000000U + frac;
+	return NULL;
+}
+
+/* The same in one scan, for SECONDS.FRACTION; anything else is left to parse_ts_slow(). */
+static const char *parse_ts(const char *s, const char *e, uint64_t *ns)
+{
+	const char *p = s, *f;
+	uint64_t sec = 0, frac = 0;
+
+	while (p < e && is_digit(*p))
+		sec = sec * 10 + (unsigned int)(*p++ - '0');
+	if (p == s || p - s > 19 || p == e || *p != '.' || e - p - 1 < 1 || e - p - 1 > 9)
+		return parse_ts_slow(s, e, ns);
+	for (f = ++p; p < e && is_digit(*p); p++)
+		frac = frac * 10 + (unsigned int)(*p - '0');
+	if (p != e)
+		return parse_ts_slow(s, e, ns);
+	frac *= pow10_tab[9 - (e - f)];
 	if (sec > (UINT64_MAX - frac) / 1000000000U)
 		return "timestamp out of range";
 	*ns = sec * 1000000000U + frac;
@@ -274,8 +340,15 @@ static enum comment comment_kind(const char *s, const char *e)
 		return C_BLANK;
 	if (*s == '#')
 		return starts(s, e, "# tracer:") ? C_TRACER : C_HASH;
-	if (skip_spaces(s, e) == e)
-		return C_BLANK;
+	if (is_space(*s)) {
+		const char *p = skip_spaces(s, e);
+
+		/* Only trace-cmd's "    4096 bytes in size" begins with blanks and a digit. */
+		if (p == e)
+			return C_BLANK;
+		if (!is_digit(*p))
+			return C_NONE;
+	}
 	return trace_cmd_header(s, e) ? C_TRACE_CMD : C_NONE;
 }
 
@@ -310,9 +383,17 @@ static const char *drop_tgid(const char *s, const char *e)
 	return p > s ? trim_end(s, p - 1) : e;
 }
 
+/* Letters, digits and '_': one load per character of the event's name. */
+static const bool name_tab[256] = {
+	['0' ... '9'] = true,
+	['A' ... 'Z'] = true,
+	['a' ... 'z'] = true,
+	['_'] = true,
+};
+
 static bool name_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
+	return name_tab[(unsigned char)c];
 }
 
 /* A token ending in ':' at p: its end (the ':'), or NULL. */
@@ -453,8 +534,7 @@ static void set_comm(struct hz_event *ev, const char *s, const char *e)
 {
 	size_t n;
 
-	while (s < e && is_space(*s))
-		s++;
+	s = skip_spaces(s, e);
 	n = (size_t)(e - s);
 	if (n > sizeof(ev->comm) - 1)
 		n = sizeof(ev->comm) - 1;
@@ -715,9 +795,8 @@ static void tflag_word(const char *w, size_t n, uint32_t *bits)
  * numbers next to a cpu= field (trace-cmd -R of a newer kernel) use the
  * layout of 4.8 on: deferrable 19, pinned 20, irqsafe 21.
  */
-static const char *parse_tflags(const struct fields *f, struct hz_event *ev)
+static const char *parse_tflags(const char *s, const char *e, struct hz_event *ev)
 {
-	const char *s = f->v[K_FLAGS], *e = f->ve[K_FLAGS];
 	uint64_t v;
 
 	if (s == e || !is_digit(*s)) {
@@ -758,7 +837,7 @@ static const char *timer_start(const struct fields *f, struct hz_event *ev)
 			return keys[K_CPU].big;
 		ev->tcpu = (uint32_t)tcpu;
 	}
-	return has(f, K_FLAGS) ? parse_tflags(f, ev) : NULL;
+	return has(f, K_FLAGS) ? parse_tflags(f->v[K_FLAGS], f->ve[K_FLAGS], ev) : NULL;
 }
 
 static void mode_word(const char *w, size_t n, uint32_t *bits)
@@ -778,9 +857,8 @@ static void mode_word(const char *w, size_t n, uint32_t *bits)
  * nothing, as Linux 6.1's own trace file prints the tick's (ABS|PINNED|HARD):
  * then the mode is not known, as before 4.16.
  */
-static const char *parse_mode(const struct fields *f, struct hz_event *ev)
+static const char *parse_mode(const char *s, const char *e, struct hz_event *ev)
 {
-	const char *s = f->v[K_MODE], *e = f->ve[K_MODE];
 	uint64_t v;
 
 	if (s == e)
@@ -804,19 +882,14 @@ static const char *hrtimer_start(const struct fields *f, struct hz_event *ev)
 	    (why = need_dec(f, K_EXPIRES, &ev->expires)) ||
 	    (why = opt_dec(f, K_SOFTEXPIRES, &ev->softexpires, &ev->has, HZ_HAS_SOFT)))
 		return why;
-	return has(f, K_MODE) ? parse_mode(f, ev) : NULL;
+	return has(f, K_MODE) ? parse_mode(f->v[K_MODE], f->ve[K_MODE], ev) : NULL;
 }
 
 /* success=1 today, success=yes on very old kernels. */
-static const char *tick_stop(const struct fields *f, struct hz_event *ev)
+static const char *parse_success(const char *s, const char *e, struct hz_event *ev)
 {
-	const char *s, *e;
 	uint64_t v;
 
-	if (!has(f, K_SUCCESS))
-		return keys[K_SUCCESS].missing;
-	s = f->v[K_SUCCESS];
-	e = f->ve[K_SUCCESS];
 	if (e - s == 3 && !memcmp(s, "yes", 3))
 		ev->success = true;
 	else if (e - s == 2 && !memcmp(s, "no", 2))
@@ -826,6 +899,13 @@ static const char *tick_stop(const struct fields *f, struct hz_event *ev)
 	else
 		return keys[K_SUCCESS].bad;
 	return NULL;
+}
+
+static const char *tick_stop(const struct fields *f, struct hz_event *ev)
+{
+	if (!has(f, K_SUCCESS))
+		return keys[K_SUCCESS].missing;
+	return parse_success(f->v[K_SUCCESS], f->ve[K_SUCCESS], ev);
 }
 
 /* prev_pid= and next_pid=: who ran before and after; pid 0 is the idle task. */
@@ -845,12 +925,328 @@ static const char *sched_switch(const struct fields *f, struct hz_event *ev)
 	return NULL;
 }
 
-static const char *parse_fields(const char *p, const char *end, struct hz_event *ev)
+/*
+ * ---- the fast reading: fields by position ----
+ *
+ * Each kernel prints an event's fields in one order; a line in that order
+ * (some fields absent, as older kernels leave them out) is read in one
+ * scan, each value parsed where its key is found. Anything else, or any
+ * value that does not parse cleanly, goes to split_fields() above, which
+ * also says why a field is bad: the fast reading never decides a line
+ * is bad, and what it accepts it reads as split_fields() would.
+ */
+
+enum fkind { FK_ID, FK_FUNC, FK_DEC, FK_TIMEOUT, FK_SPAN, FK_SKIP };
+
+struct fkey {
+	char pat[16]; /* "key=", or "[timeout=": at most 15 bytes, padded for word loads */
+	uint8_t len;
+	int8_t key;   /* enum key; -1 for one no event uses (idx=, was_armed=) */
+	uint8_t kind; /* enum fkind */
+	bool req;     /* a required field: without it, split_fields() says so */
+};
+
+#define FK(p, k, kind, req)                    \
+	{                                      \
+		p, sizeof(p) - 1, k, kind, req \
+	}
+#define FK_END                            \
+	{                                 \
+		"", 0, -1, FK_SKIP, false \
+	}
+
+/* Linux's order, from 4.2 to today: fields of later kernels are optional. */
+static const struct fkey fk_timer_start[] = {
+	FK("timer=", K_TIMER, FK_ID, true),
+	FK("function=", K_FUNCTION, FK_FUNC, true),
+	FK("expires=", K_EXPIRES, FK_DEC, true),
+	FK("[timeout=", K_TIMEOUT, FK_TIMEOUT, false),
+	FK("bucket_expiry=", K_BUCKET, FK_DEC, false),
+	FK("cpu=", K_CPU, FK_DEC, false),
+	FK("idx=", -1, FK_SKIP, false),
+	FK("flags=", K_FLAGS, FK_SPAN, false),
+	FK_END,
+};
+static const struct fkey fk_timer_cancel[] = { FK("timer=", K_TIMER, FK_ID, true), FK_END };
+static const struct fkey fk_timer_expire[] = {
+	FK("timer=", K_TIMER, FK_ID, true),
+	FK("function=", K_FUNCTION, FK_FUNC, true),
+	FK("now=", K_NOW, FK_DEC, true),
+	FK("baseclk=", K_BASECLK, FK_DEC, false),
+	FK_END,
+};
+static const struct fkey fk_hrtimer_start[] = {
+	FK("hrtimer=", K_HRTIMER, FK_ID, true),
+	FK("function=", K_FUNCTION, FK_FUNC, true),
+	FK("expires=", K_EXPIRES, FK_DEC, true),
+	FK("softexpires=", K_SOFTEXPIRES, FK_DEC, false),
+	FK("mode=", K_MODE, FK_SPAN, false),
+	FK("was_armed=", -1, FK_SKIP, false),
+	FK_END,
+};
+static const struct fkey fk_hrtimer_cancel[] = { FK("hrtimer=", K_HRTIMER, FK_ID, true), FK_END };
+static const struct fkey fk_hrtimer_expire[] = {
+	FK("hrtimer=", K_HRTIMER, FK_ID, true),
+	FK("function=", K_FUNCTION, FK_FUNC, true),
+	FK("now=", K_NOW, FK_DEC, true),
+	FK_END,
+};
+static const struct fkey fk_tick_stop[] = {
+	FK("success=", K_SUCCESS, FK_SPAN, true),
+	FK("dependency=", -1, FK_SKIP, false),
+	FK_END,
+};
+static const struct fkey fk_cpu_idle[] = {
+	FK("state=", K_STATE, FK_DEC, true),
+	FK("cpu_id=", -1, FK_SKIP, false),
+	FK_END,
+};
+
+/* sched_switch's comms may hold spaces: split_fields() reads it. */
+static const struct fkey *const fk_of[HZ_EV_TYPES] = {
+	[HZ_EV_TIMER_START] = fk_timer_start,	    [HZ_EV_TIMER_CANCEL] = fk_timer_cancel,
+	[HZ_EV_TIMER_EXPIRE] = fk_timer_expire,	    [HZ_EV_HRTIMER_START] = fk_hrtimer_start,
+	[HZ_EV_HRTIMER_CANCEL] = fk_hrtimer_cancel, [HZ_EV_HRTIMER_EXPIRE] = fk_hrtimer_expire,
+	[HZ_EV_TICK_STOP] = fk_tick_stop,	    [HZ_EV_CPU_IDLE] = fk_cpu_idle,
+};
+
+/* Sixteen hex digits (lowercase or capitals) at s, eight bytes at a time. */
+static bool hex16(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!little_endian)
+		return false;
+	for (int half = 0; half < 2; half++) {
+		uint64_t x, y, dig, let;
+
+		memcpy(&x, s + 8 * half, 8);
+		if (x & 0x8080808080808080ULL)
+			return false;
+		y = x | 0x2020202020202020ULL; /* capitals to lowercase */
+		/* each byte's top bit: x in '0'..'9', y in 'a'..'f' (no carry: bytes < 0x80) */
+		dig = (x + 0x5050505050505050ULL) & ~(x + 0x4646464646464646ULL);
+		let = (y + 0x1f1f1f1f1f1f1f1fULL) & ~(y + 0x1919191919191919ULL);
+		if (((dig | let) & 0x8080808080808080ULL) != 0x8080808080808080ULL)
+			return false;
+		y = (y & 0x0f0f0f0f0f0f0f0fULL) + ((let >> 7) & 0x0101010101010101ULL) * 9;
+		/* the first byte is the most significant digit: pairs, quads, then the eight */
+		y = ((y & 0x000f000f000f000fULL) << 4) | ((y & 0x0f000f000f000f00ULL) >> 8);
+		y = ((y & 0x000000ff000000ffULL) << 8) | ((y & 0x00ff000000ff0000ULL) >> 16);
+		y = ((y & 0x000000000000ffffULL) << 16) | ((y >> 32) & 0xffff);
+		v = v << 32 | y;
+	}
+	*out = v;
+	return true;
+}
+
+/* A decimal that ends at a blank, the line's end or stop: [s, *e), at most 19 digits. */
+static bool fast_dec(const char *s, const char *end, char stop, const char **e, uint64_t *out)
+{
+	const char *p = s;
+	uint64_t v = 0;
+
+	for (; end - p >= 8 && p - s < 16 && digits8(load8(p)); p += 8)
+		v = v * 100000000 + value8(load8(p));
+	while (p < end && is_digit(*p))
+		v = v * 10 + (unsigned int)(*p++ - '0');
+	if (p == s || p - s > 19 || (p < end && !is_space(*p) && *p != stop))
+		return false;
+	*e = p;
+	*out = v;
+	return true;
+}
+
+static bool fast_id(const char *s, const char *end, const char **e, uint64_t *out)
+{
+	if (end - s >= 16 && (end - s == 16 || is_space(s[16])) && hex16(s, out)) {
+		*e = s + 16;
+		return true;
+	}
+	*e = skip_token(s, end);
+	return hex_u64(s, *e, out) == NUM_OK;
+}
+
+static bool fast_func(const char *s, const char *end, const char **e, struct hz_event *ev)
+{
+	size_t n;
+
+	*e = skip_token(s, end);
+	n = (size_t)(*e - s);
+	if (!n)
+		return false;
+	if (n > sizeof(ev->func) - 1)
+		n = sizeof(ev->func) - 1;
+	memcpy(ev->func, s, n);
+	ev->func[n] = '\0';
+	ev->tick = hz_is_tick_handler(ev->func);
+	return true;
+}
+
+/* A number's field: where it goes, in range as split_fields() wants it. */
+static bool fast_store(int key, uint64_t v, struct hz_event *ev)
+{
+	switch (key) {
+	case K_EXPIRES:
+		ev->expires = v;
+		return true;
+	case K_NOW:
+		ev->now = v;
+		return true;
+	case K_BUCKET:
+		ev->bucket = v;
+		ev->has |= HZ_HAS_BUCKET;
+		return true;
+	case K_BASECLK:
+		ev->baseclk = v;
+		ev->has |= HZ_HAS_BASECLK;
+		return true;
+	case K_SOFTEXPIRES:
+		ev->softexpires = v;
+		ev->has |= HZ_HAS_SOFT;
+		return true;
+	case K_CPU:
+		ev->tcpu = (uint32_t)v;
+		ev->has |= HZ_HAS_TCPU;
+		return v <= HZ_CPU_MAX;
+	default: /* K_STATE */
+		ev->state = (uint32_t)v;
+		return v <= UINT32_MAX;
+	}
+}
+
+/* "[timeout=N]": a sign, the digits, the bracket, then a blank or the end. */
+static bool fast_timeout(const char *s, const char *end, const char **e, struct hz_event *ev)
+{
+	bool neg = s < end && *s == '-';
+	uint64_t v;
+
+	if (!fast_dec(s + neg, end, ']', e, &v) || *e == end || **e != ']' ||
+	    v > (uint64_t)INT64_MAX + neg)
+		return false;
+	ev->timeout = neg ? (int64_t)(0 - v) : (int64_t)v;
+	ev->has |= HZ_HAS_TIMEOUT;
+	(*e)++;
+	return *e == end || is_space(**e);
+}
+
+/* One value at s of the field k; *e: where it ends. */
+static bool fast_value(const struct fkey *k, const char *s, const char *end, const char **e,
+		       struct hz_event *ev, const char **span)
+{
+	uint64_t v;
+
+	switch (k->kind) {
+	case FK_ID:
+		return fast_id(s, end, e, &ev->id);
+	case FK_FUNC:
+		return fast_func(s, end, e, ev);
+	case FK_DEC:
+		return fast_dec(s, end, ' ', e, &v) && fast_store(k->key, v, ev);
+	case FK_TIMEOUT:
+		return fast_timeout(s, end, e, ev);
+	case FK_SPAN:
+		*span = s;
+		*e = skip_token(s, end);
+		return true;
+	default:
+		*e = skip_token(s, end);
+		return true;
+	}
+}
+
+/* Does the line at p begin with k's pattern? Two masked words, away from the line's end. */
+static bool key_at(const struct fkey *k, const char *p, const char *end)
+{
+	uint64_t m;
+
+	if (end - p < 16 || !little_endian)
+		return end - p >= k->len && !memcmp(p, k->pat, k->len);
+	m = k->len >= 8 ? ~0ULL : (1ULL << (8 * k->len)) - 1;
+	if ((load8(p) ^ load8(k->pat)) & m)
+		return false;
+	if (k->len <= 8)
+		return true;
+	m = (1ULL << (8 * (k->len - 8))) - 1;
+	return !((load8(p + 8) ^ load8(k->pat + 8)) & m);
+}
+
+/* The field at p among k[0..]: the first that matches; required ones may not be passed. */
+static const struct fkey *fast_key(const struct fkey *k, const char *p, const char *end)
+{
+	for (; k->len; k++) {
+		if (key_at(k, p, end))
+			return k;
+		if (k->req)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* Flags, mode, success: read once the line is done (flags= depends on cpu=). */
+static bool fast_spans(struct hz_event *ev, const char *const *v, const char *const *ve)
+{
+	if (v[0] && parse_tflags(v[0], ve[0], ev))
+		return false;
+	if (v[1] && parse_mode(v[1], ve[1], ev))
+		return false;
+	return !v[2] || !parse_success(v[2], ve[2], ev);
+}
+
+/* The fields in their kernel's order: true if read; false, and ev is to be read again. */
+static bool fast_fields(const char *p, const char *end, struct hz_event *ev)
+{
+	const struct fkey *k = fk_of[ev->type];
+	const char *v[3] = { NULL, NULL, NULL }, *ve[3] = { NULL, NULL, NULL };
+
+	if (!k)
+		return false;
+	for (p = skip_spaces(p, end); p < end; p = skip_spaces(p, end)) {
+		const char *s = NULL, *e;
+		int slot;
+
+		k = fast_key(k, p, end);
+		if (!k || !fast_value(k, p + k->len, end, &e, ev, &s))
+			return false;
+		if (s) {
+			slot = k->key == K_FLAGS ? 0 : k->key == K_MODE ? 1 : 2;
+			v[slot] = s;
+			ve[slot] = e;
+		}
+		p = e;
+		k++;
+	}
+	/* A required field not seen: split_fields() names it. */
+	for (; k->len; k++)
+		if (k->req)
+			return false;
+	return fast_spans(ev, v, ve);
+}
+
+/* What fast_fields() may have set, cleared for split_fields(). */
+static void clear_fields(struct hz_event *ev)
+{
+	ev->id = ev->expires = ev->softexpires = ev->now = ev->bucket = ev->baseclk = 0;
+	ev->timeout = 0;
+	ev->tcpu = ev->cpu;
+	ev->has &= HZ_HAS_PID | HZ_HAS_CONTEXT;
+	ev->tflags = ev->hmode = ev->state = 0;
+	ev->tick = ev->success = false;
+	memset(ev->func, 0, sizeof(ev->func));
+}
+
+/* The fields: by position if they are in their kernel's order, else one by one. */
+static const char *parse_fields(const char *p, const char *end, struct hz_event *ev, bool fast)
 {
 	struct fields f;
 	const char *why;
 	uint64_t v;
 
+	if (fast) {
+		if (fast_fields(p, end, ev))
+			return NULL;
+		clear_fields(ev);
+	}
 	split_fields(p, end, &f);
 	switch (ev->type) {
 	case HZ_EV_TIMER_START:
@@ -886,7 +1282,7 @@ static const char *parse_fields(const char *p, const char *end, struct hz_event 
 
 /* The whole line's reading; *ckind says which comment it was. */
 static enum hz_line_kind parse_line(const char *line, size_t len, struct hz_event *ev,
-				    const char **why, enum comment *ckind)
+				    const char **why, enum comment *ckind, bool fast)
 {
 	const char *end = line + len;
 	struct cols c;
@@ -903,7 +1299,7 @@ static enum hz_line_kind parse_line(const char *line, size_t len, struct hz_even
 	memset(ev, 0, sizeof(*ev));
 	ev->pid = -1;
 	ev->type = (uint8_t)type;
-	if ((*why = parse_context(&c, ev)) || (*why = parse_fields(c.fields, end, ev)))
+	if ((*why = parse_context(&c, ev)) || (*why = parse_fields(c.fields, end, ev, fast)))
 		return HZ_LINE_BAD;
 	return HZ_LINE_EVENT;
 }
@@ -913,7 +1309,16 @@ int hz_parse_line(const char *line, size_t len, struct hz_event *ev, enum hz_lin
 {
 	enum comment ck;
 
-	*kind = parse_line(line, len, ev, why, &ck);
+	*kind = parse_line(line, len, ev, why, &ck, true);
+	return *kind == HZ_LINE_EVENT ? 1 : *kind == HZ_LINE_BAD ? -1 : 0;
+}
+
+int hz_parse_line_split(const char *line, size_t len, struct hz_event *ev, enum hz_line_kind *kind,
+			const char **why)
+{
+	enum comment ck;
+
+	*kind = parse_line(line, len, ev, why, &ck, false);
 	return *kind == HZ_LINE_EVENT ? 1 : *kind == HZ_LINE_BAD ? -1 : 0;
 }
 
@@ -924,8 +1329,12 @@ bool hz_is_tick_handler(const char *func)
 		"tick_nohz_highres_handler", /* 6.7, 6.8 */
 		"tick_nohz_handler",	     /* 6.9 on */
 	};
-	size_t n = strcspn(func, "+ ");
-	size_t i;
+	size_t n, i;
+
+	/* Most functions are not the tick's: all its names begin "ti". */
+	if (func[0] != 't' || func[1] != 'i')
+		return false;
+	n = strcspn(func, "+ ");
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strlen(names[i]) == n && !memcmp(func, names[i], n))
@@ -1371,7 +1780,7 @@ static int take_line(struct hz_reader *r, const char *line, size_t len, bool nl,
 		note_bad(r, "binary data", line, len);
 		return 0;
 	}
-	kind = parse_line(line, len, ev, &why, &ck);
+	kind = parse_line(line, len, ev, &why, &ck, true);
 	/* Only a whole event may lack its newline: anything else was cut. */
 	if (!nl && kind != HZ_LINE_EVENT) {
 		r->st.truncated = true;
