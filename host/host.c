@@ -314,6 +314,9 @@ u64 dynhz_host_skip_ticks(u64 n, u64 *first)
 /* ns of simulated time in input clocks, rounded down. */
 static u64 ns_to_cycles(u64 ns)
 {
+	/* hzadvise's clock counts ns: no division for each step it takes. */
+	if (sim_freq == NSEC_PER_SEC)
+		return ns;
 	return ns / NSEC_PER_SEC * sim_freq + ns % NSEC_PER_SEC * sim_freq / NSEC_PER_SEC;
 }
 
