@@ -35,8 +35,12 @@
 #define NBLOCKS	  20		 /* the span's blocks, for the uncertainties */
 #define NBINS	  (NBLOCKS * 64) /* observed wakeups' bins, halved in number as needed */
 
+#define SPOOL_RECS 64 /* records written to a spool at once */
+
 struct cpu1 {
 	FILE *spool;
+	struct rec *out; /* [SPOOL_RECS], waiting to be written: one fwrite for many */
+	unsigned int nout;
 	bool held;
 	struct rec last;   /* the last local record, waiting for the next one's time */
 	struct rec *queue; /* records from other CPUs after it */
@@ -125,6 +129,18 @@ static struct cpu1 *cpu_of(struct pass *p, unsigned int c)
 	return &p->cpu[c];
 }
 
+/* The records waiting for the CPU's spool go out. */
+static void spool_flush(struct pass *p, struct cpu1 *k)
+{
+	if (!k->nout)
+		return;
+	if (fwrite(k->out, sizeof(*k->out), k->nout, k->spool) != k->nout && !p->failed) {
+		snprintf(p->err, p->errlen, "cannot write a spool file: %s", strerror(errno));
+		p->failed = 1;
+	}
+	k->nout = 0;
+}
+
 static void spool_write(struct pass *p, struct cpu1 *k, const struct rec *r)
 {
 	if (!k->spool) {
@@ -136,11 +152,13 @@ static void spool_write(struct pass *p, struct cpu1 *k, const struct rec *r)
 			p->failed = 1;
 			return;
 		}
+		k->out = malloc(SPOOL_RECS * sizeof(*k->out));
+		if (!k->out)
+			abort();
 	}
-	if (fwrite(r, sizeof(*r), 1, k->spool) != 1 && !p->failed) {
-		snprintf(p->err, p->errlen, "cannot write a spool file: %s", strerror(errno));
-		p->failed = 1;
-	}
+	k->out[k->nout++] = *r;
+	if (k->nout == SPOOL_RECS)
+		spool_flush(p, k);
 	k->recs++;
 }
 
@@ -917,15 +935,22 @@ static void scale_hist(struct hist *dst, const struct hist *src, u64 mul)
 			hist_add(dst, hist_bucket_low_bits(i, src->bits) * mul, src->count[i]);
 }
 
+/* At the end of the trace: what each CPU still holds goes to its spool, and to the file. */
+static void drain(struct pass *p)
+{
+	for (unsigned int c = 0; c < p->ncpu; c++) {
+		release_cancel(p, &p->cpu[c], c);
+		flush_held(p, &p->cpu[c], NULL);
+	}
+	for (unsigned int c = 0; c < p->ncpu; c++)
+		spool_flush(p, &p->cpu[c]);
+}
+
 static void finish(struct pass *p, const struct options *o)
 {
 	struct source *s = p->s;
 	double span;
 
-	for (unsigned int c = 0; c < p->ncpu; c++) {
-		release_cancel(p, &p->cpu[c], c);
-		flush_held(p, &p->cpu[c], NULL);
-	}
 	infer_hz(p, o);
 	infer_mode(p);
 	place_grid(p);
@@ -948,6 +973,7 @@ static void finish(struct pass *p, const struct options *o)
 			s->cpu_wakeups[c] += (u64)(span * s->hz + 0.5);
 		s->wakeups += s->cpu_wakeups[c];
 		free(p->cpu[c].queue);
+		free(p->cpu[c].out);
 	}
 	scale_hist(&s->late, &p->late_j, s->tick_nsec);
 	/* Programs' jiffies timers: their lateness in ticks, into ns. */
@@ -1028,6 +1054,8 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 		snprintf(err, errlen, "%s: %s", path, hz_error(r));
 		rc = -1;
 	}
+	if (!rc && !p->failed)
+		drain(p);
 	if (!rc && p->failed)
 		rc = -1;
 	if (!rc && !s->events) {
@@ -1057,6 +1085,7 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 			if (p->cpu[c].spool)
 				fclose(p->cpu[c].spool);
 			free(p->cpu[c].queue);
+			free(p->cpu[c].out);
 		}
 		free(p->pre);
 		free(p->pre_cpu);
