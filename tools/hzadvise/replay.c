@@ -126,6 +126,10 @@ struct ctx {
 	unsigned int blk;    /* the block of [blk_lo, blk_lo + blk_len), simulated ns */
 	u64 blk_lo, blk_len; /* (time mostly moves forward: one division per block) */
 	struct inst *spare;  /* freed instances, for the next start: no malloc per start */
+	/* Read for every event, kept here: one load each, not two. */
+	u64 mono_offset; /* s->mono_offset */
+	u64 busy_gap;	 /* the rule's busy: the next local event within 1.5 recorded ticks */
+	bool retune_any; /* --retune or --retune-auto */
 };
 
 /*
@@ -133,20 +137,26 @@ struct ctx {
  * trace times first + d with b·S <= d·N < (b + 1)·S (N blocks over a span
  * of S), d from ceil(b·S / N) on. The one found is kept with its bounds.
  */
-static unsigned int block_of(struct ctx *c, u64 t)
+static unsigned int block_find(struct ctx *c, u64 t)
 {
 	const struct source *s = c->s;
 	u64 span = s->last_ts - s->first_ts + 1, n = s->nblocks, lo, hi;
 	u64 sim_first = s->first_ts - s->mono_offset;
 
-	if (t - c->blk_lo < c->blk_len)
-		return c->blk;
 	c->blk = source_block(s, t + s->mono_offset);
 	lo = c->blk ? sim_first + (c->blk * span + n - 1) / n : 0;
 	hi = c->blk + 1 < n ? sim_first + ((c->blk + 1) * span + n - 1) / n : UINT64_MAX;
 	c->blk_lo = lo;
 	c->blk_len = hi - lo;
 	return c->blk;
+}
+
+/* Time mostly moves forward: the block last found, most of the time (inlined). */
+static inline unsigned int block_of(struct ctx *c, u64 t)
+{
+	if (t - c->blk_lo < c->blk_len)
+		return c->blk;
+	return block_find(c, t);
 }
 
 static void heap_swap(struct ctx *c, size_t a, size_t b)
@@ -338,11 +348,18 @@ static void on_irq(u64 cycles, void *arg)
 /* From simulated ns from to t: busy time, if busy, within the trace's span. */
 static void account(struct ctx *c, u64 from, u64 t)
 {
-	u64 a = from > c->win_lo ? from : c->win_lo, b = t < c->win_hi ? t : c->win_hi;
+	u64 a, b;
 
-	if (!c->idle && b > a) {
-		c->r->busy_ns += (double)(b - a);
-		c->r->block_energy[block_of(c, b)] += c->o->busy_w * (double)(b - a) / 1e9;
+	if (c->idle)
+		return;
+	a = from > c->win_lo ? from : c->win_lo;
+	b = t < c->win_hi ? t : c->win_hi;
+	if (b > a) {
+		/* Through s64 (a span of ns is far below 2^63): the same double, one instruction. */
+		double d = (double)(s64)(b - a);
+
+		c->r->busy_ns += d;
+		c->r->block_energy[block_of(c, b)] += c->o->busy_w * d / 1e9;
 	}
 }
 
@@ -704,7 +721,7 @@ static void expired(struct ctx *c, const struct rec *r)
 
 static u64 sim_time(const struct ctx *c, u64 ts)
 {
-	s64 t = (s64)(ts - c->s->mono_offset);
+	s64 t = (s64)(ts - c->mono_offset);
 
 	return t > 0 ? (u64)t : 0;
 }
@@ -727,10 +744,12 @@ static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 {
 	u64 t = sim_time(c, r->ts);
 
-	if (c->r->nretune)
-		retune_due(c, t);
-	if (c->r->auto_busy)
-		auto_due(c, t);
+	if (c->retune_any) {
+		if (c->r->nretune)
+			retune_due(c, t);
+		if (c->r->auto_busy)
+			auto_due(c, t);
+	}
 	advance(c, t);
 	switch (r->type) {
 	case REC_START:
@@ -754,8 +773,7 @@ static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 		if (r->flags & RF_SCHED)
 			set_busy(c, r->flags & RF_BUSY);
 		else
-			set_busy(c, (r->flags & RF_BUSY_ON) &&
-					    r->aux <= c->s->tick_nsec + c->s->tick_nsec / 2);
+			set_busy(c, (r->flags & RF_BUSY_ON) && r->aux <= c->busy_gap);
 		/* As Linux would: the tick stays where the recorded one stayed, or the governor keeps it. */
 		if (c->idle && c->o->wheel_linux && c->r->nohz)
 			c->retain = (r->flags & RF_TICK_ON) ||
@@ -796,6 +814,9 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 	struct rec buf[READ_RECS];
 	size_t n;
 
+	c.mono_offset = s->mono_offset;
+	c.busy_gap = s->tick_nsec + s->tick_nsec / 2;
+	c.retune_any = r->nretune || r->auto_busy;
 	c.win_lo = sim_time(&c, s->first_ts);
 	c.win_hi = sim_time(&c, s->last_ts);
 	c.next_window = c.win_lo + AUTO_WINDOW_NS;
