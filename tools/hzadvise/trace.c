@@ -62,7 +62,7 @@ static uint64_t load8(const char *p)
  * Blanks: the columns are padded with many. Eight bytes at a time, to the
  * first that is not a space; a tab, rare, one at a time.
  */
-static const char *skip_spaces(const char *p, const char *end)
+static const char *skip_blanks(const char *p, const char *end)
 {
 	while (little_endian && end - p >= 8) {
 		uint64_t x = load8(p) ^ 0x2020202020202020ULL;
@@ -76,6 +76,14 @@ static const char *skip_spaces(const char *p, const char *end)
 	while (p < end && is_space(*p))
 		p++;
 	return p;
+}
+
+/* Most fields are one space apart: that case inline, the others by the word. */
+static inline const char *skip_spaces(const char *p, const char *end)
+{
+	if (end - p >= 2 && p[0] == ' ' && !is_space(p[1]))
+		return p + 1;
+	return skip_blanks(p, end);
 }
 
 /* Has the word x a byte equal to b (each byte of b the same)? The classic zero-byte test. */
@@ -361,6 +369,8 @@ struct cols {
 	const char *ts, *ts_end;     /* without its ':' */
 	const char *name, *name_end; /* without its ':' */
 	const char *fields;
+	bool fast;	      /* found by fast_cols(): cpu_v and ts_v are read already */
+	uint64_t cpu_v, ts_v; /* the CPU's number, the timestamp in ns */
 };
 
 static const char *trim_end(const char *s, const char *e)
@@ -472,6 +482,91 @@ static const char *const ev_names[HZ_EV_TYPES] = {
 	[HZ_EV_CPU_IDLE] = "cpu_idle",
 };
 
+/*
+ * ---- the fast reading of the columns ----
+ *
+ * The usual line in one scan: the first '[' is the CPU's (at most four
+ * digits), then an irq-info token or none, a SECONDS.FRACTION timestamp
+ * and the event's name, each number read as it is passed. Anything else
+ * returns false, and find_cols() reads the line: what this accepts,
+ * find_cols() finds in the same places (fuzz_trace holds them to it).
+ */
+
+/* "SECONDS.FRACTION:" then a blank or the end, at p: the ':' and the ns, or NULL. */
+static const char *fast_ts(const char *p, const char *end, uint64_t *ns)
+{
+	const char *s = p, *f;
+	uint64_t sec = 0, frac = 0;
+
+	while (p < end && is_digit(*p))
+		sec = sec * 10 + (unsigned int)(*p++ - '0');
+	if (p == s || p - s > 19 || p == end || *p != '.')
+		return NULL;
+	for (f = ++p; p < end && is_digit(*p); p++)
+		frac = frac * 10 + (unsigned int)(*p - '0');
+	if (p == f || p - f > 9 || p == end || *p != ':' || (p + 1 < end && !is_space(p[1])))
+		return NULL;
+	frac *= pow10_tab[9 - (p - f)];
+	if (sec > (UINT64_MAX - frac) / 1000000000U)
+		return NULL;
+	*ns = sec * 1000000000U + frac;
+	return p;
+}
+
+/* After "[CPU]" at p, as after_cpu() reads it: [irq-info] timestamp: name: */
+static bool fast_after_cpu(const char *p, const char *end, struct cols *c)
+{
+	const char *q;
+
+	p = skip_spaces(p, end);
+	c->irq = c->irq_end = NULL;
+	if (p < end && !is_digit(*p)) {
+		for (q = p; q < end && !is_space(*q) && q - p <= HZ_IRQ_MAX; q++)
+			;
+		/* Too long, or a token ending in ':' (after_cpu() takes it as the time). */
+		if (q == p || q - p > HZ_IRQ_MAX || q[-1] == ':')
+			return false;
+		c->irq = p;
+		c->irq_end = q;
+		p = skip_spaces(q, end);
+	}
+	q = fast_ts(p, end, &c->ts_v);
+	if (!q)
+		return false;
+	c->ts = p;
+	c->ts_end = q;
+	p = skip_spaces(q + 1, end);
+	c->name = p;
+	while (p < end && name_char(*p))
+		p++;
+	if (p == c->name || p == end || *p != ':' || (p + 1 < end && !is_space(p[1])))
+		return false;
+	c->name_end = p;
+	c->fields = p + 1;
+	return true;
+}
+
+static bool fast_cols(const char *s, const char *end, struct cols *c)
+{
+	const char *p = memchr(s, '[', (size_t)(end - s)), *d, *q;
+	uint64_t cpu = 0;
+
+	if (!p || (p > s && !is_space(p[-1])))
+		return false;
+	for (d = q = p + 1; q < end && is_digit(*q) && q - d < 5; q++)
+		cpu = cpu * 10 + (unsigned int)(*q - '0');
+	if (q == d || q - d > 4 || q == end || *q != ']' || (q + 1 < end && !is_space(q[1])) ||
+	    !fast_after_cpu(q + 1, end, c))
+		return false;
+	c->cpu = d;
+	c->cpu_end = q;
+	c->cpu_v = cpu;
+	c->task = s;
+	c->task_end = drop_tgid(s, trim_end(s, p));
+	c->fast = true;
+	return true;
+}
+
 /* The length picks the name to compare (two share 12: the first letter decides). */
 static int event_type(const char *s, const char *e)
 {
@@ -570,7 +665,12 @@ static const char *parse_context(const struct cols *c, struct hz_event *ev)
 
 	if (why)
 		return why;
-	r = dec_u64(c->cpu, c->cpu_end, &cpu);
+	if (c->fast) {
+		cpu = c->cpu_v;
+		r = NUM_OK;
+	} else {
+		r = dec_u64(c->cpu, c->cpu_end, &cpu);
+	}
 	if (r != NUM_OK || cpu > HZ_CPU_MAX) {
 		ev->cpu = r == NUM_OK && cpu < UINT32_MAX ? (uint32_t)cpu : UINT32_MAX;
 		return why_cpu_range;
@@ -579,6 +679,10 @@ static const char *parse_context(const struct cols *c, struct hz_event *ev)
 	if (c->irq) {
 		ev->has |= HZ_HAS_CONTEXT;
 		ev->ctx = irq_context(c->irq, c->irq_end);
+	}
+	if (c->fast) {
+		ev->ts_ns = c->ts_v;
+		return NULL;
 	}
 	return parse_ts(c->ts, c->ts_end, &ev->ts_ns);
 }
@@ -1294,7 +1398,12 @@ static enum hz_line_kind parse_line(const char *line, size_t len, struct hz_even
 	*ckind = comment_kind(line, end);
 	if (*ckind != C_NONE)
 		return HZ_LINE_COMMENT;
-	if (!find_cols(line, end, &c) || (type = event_type(c.name, c.name_end)) < 0)
+	c.fast = false;
+	c.cpu_v = c.ts_v = 0;
+	if (!(fast && fast_cols(line, end, &c)) && !find_cols(line, end, &c))
+		return HZ_LINE_UNKNOWN;
+	type = event_type(c.name, c.name_end);
+	if (type < 0)
 		return HZ_LINE_UNKNOWN;
 	memset(ev, 0, sizeof(*ev));
 	ev->pid = -1;
