@@ -104,6 +104,12 @@ static void check_events(const struct line_case *c, size_t n)
 		      rc, kind, why ? why : "(null)");
 		if (rc == 1)
 			compare(c[i].line, &ev, &c[i].want);
+		/* The fields one by one, never by position: the same event. */
+		rc = hz_parse_line_split(c[i].line, strlen(c[i].line), &ev, &kind, &why);
+		CHECK(rc == 1 && kind == HZ_LINE_EVENT, "%s\n    split: rc %d kind %d why %s",
+		      c[i].line, rc, kind, why ? why : "(null)");
+		if (rc == 1)
+			compare(c[i].line, &ev, &c[i].want);
 	}
 }
 
