@@ -140,9 +140,12 @@ static int sim_pit_set_periodic(struct clock_event_device *dev, unsigned int hz,
 /* Rounded up: the event never comes before delta_ns has passed. */
 static int sim_pit_set_next_event_ns(struct clock_event_device *dev, u64 delta_ns)
 {
-	u64 n = delta_ns / NSEC_PER_SEC * sim_freq +
-		((delta_ns % NSEC_PER_SEC) * sim_freq + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
+	u64 n = delta_ns;
 
+	/* A 1 GHz clock (hzadvise's) counts ns: no division each time the tick is programmed. */
+	if (sim_freq != NSEC_PER_SEC)
+		n = delta_ns / NSEC_PER_SEC * sim_freq +
+		    ((delta_ns % NSEC_PER_SEC) * sim_freq + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 	(void)dev;
 	sim.periodic = false;
 	sim.armed = true;
