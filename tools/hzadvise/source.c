@@ -404,7 +404,15 @@ bool kthread_name(const char *comm)
 		"zswap",    "pool_workqueue", "kswapd",
 	};
 
-	/* The first letter first: most comms are no kernel thread's (one per start). */
+	/* The first letters of the prefixes: most comms (a task's, "task") begin with none. */
+	static const bool first[256] = {
+		['b'] = true, ['c'] = true, ['e'] = true, ['i'] = true, ['j'] = true,
+		['k'] = true, ['m'] = true, ['o'] = true, ['p'] = true, ['r'] = true,
+		['s'] = true, ['w'] = true, ['x'] = true, ['z'] = true,
+	};
+
+	if (!first[(unsigned char)comm[0]])
+		return false;
 	for (unsigned int i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
 		if (comm[0] == prefix[i][0] && !strncmp(comm, prefix[i], strlen(prefix[i])))
 			return true;
