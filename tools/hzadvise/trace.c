@@ -369,8 +369,9 @@ struct cols {
 	const char *ts, *ts_end;     /* without its ':' */
 	const char *name, *name_end; /* without its ':' */
 	const char *fields;
-	bool fast;	      /* found by fast_cols(): cpu_v and ts_v are read already */
+	bool fast;	      /* found by fast_cols(): cpu_v, ts_v and type are read already */
 	uint64_t cpu_v, ts_v; /* the CPU's number, the timestamp in ns */
+	int type;	      /* enum hz_ev_type, -1 for a name the reader does not know */
 };
 
 static const char *trim_end(const char *s, const char *e)
@@ -482,91 +483,6 @@ static const char *const ev_names[HZ_EV_TYPES] = {
 	[HZ_EV_CPU_IDLE] = "cpu_idle",
 };
 
-/*
- * ---- the fast reading of the columns ----
- *
- * The usual line in one scan: the first '[' is the CPU's (at most four
- * digits), then an irq-info token or none, a SECONDS.FRACTION timestamp
- * and the event's name, each number read as it is passed. Anything else
- * returns false, and find_cols() reads the line: what this accepts,
- * find_cols() finds in the same places (fuzz_trace holds them to it).
- */
-
-/* "SECONDS.FRACTION:" then a blank or the end, at p: the ':' and the ns, or NULL. */
-static const char *fast_ts(const char *p, const char *end, uint64_t *ns)
-{
-	const char *s = p, *f;
-	uint64_t sec = 0, frac = 0;
-
-	while (p < end && is_digit(*p))
-		sec = sec * 10 + (unsigned int)(*p++ - '0');
-	if (p == s || p - s > 19 || p == end || *p != '.')
-		return NULL;
-	for (f = ++p; p < end && is_digit(*p); p++)
-		frac = frac * 10 + (unsigned int)(*p - '0');
-	if (p == f || p - f > 9 || p == end || *p != ':' || (p + 1 < end && !is_space(p[1])))
-		return NULL;
-	frac *= pow10_tab[9 - (p - f)];
-	if (sec > (UINT64_MAX - frac) / 1000000000U)
-		return NULL;
-	*ns = sec * 1000000000U + frac;
-	return p;
-}
-
-/* After "[CPU]" at p, as after_cpu() reads it: [irq-info] timestamp: name: */
-static bool fast_after_cpu(const char *p, const char *end, struct cols *c)
-{
-	const char *q;
-
-	p = skip_spaces(p, end);
-	c->irq = c->irq_end = NULL;
-	if (p < end && !is_digit(*p)) {
-		for (q = p; q < end && !is_space(*q) && q - p <= HZ_IRQ_MAX; q++)
-			;
-		/* Too long, or a token ending in ':' (after_cpu() takes it as the time). */
-		if (q == p || q - p > HZ_IRQ_MAX || q[-1] == ':')
-			return false;
-		c->irq = p;
-		c->irq_end = q;
-		p = skip_spaces(q, end);
-	}
-	q = fast_ts(p, end, &c->ts_v);
-	if (!q)
-		return false;
-	c->ts = p;
-	c->ts_end = q;
-	p = skip_spaces(q + 1, end);
-	c->name = p;
-	while (p < end && name_char(*p))
-		p++;
-	if (p == c->name || p == end || *p != ':' || (p + 1 < end && !is_space(p[1])))
-		return false;
-	c->name_end = p;
-	c->fields = p + 1;
-	return true;
-}
-
-static bool fast_cols(const char *s, const char *end, struct cols *c)
-{
-	const char *p = memchr(s, '[', (size_t)(end - s)), *d, *q;
-	uint64_t cpu = 0;
-
-	if (!p || (p > s && !is_space(p[-1])))
-		return false;
-	for (d = q = p + 1; q < end && is_digit(*q) && q - d < 5; q++)
-		cpu = cpu * 10 + (unsigned int)(*q - '0');
-	if (q == d || q - d > 4 || q == end || *q != ']' || (q + 1 < end && !is_space(q[1])) ||
-	    !fast_after_cpu(q + 1, end, c))
-		return false;
-	c->cpu = d;
-	c->cpu_end = q;
-	c->cpu_v = cpu;
-	c->task = s;
-	c->task_end = drop_tgid(s, trim_end(s, p));
-	c->fast = true;
-	return true;
-}
-
 /* The length picks the name to compare (two share 12: the first letter decides). */
 static int event_type(const char *s, const char *e)
 {
@@ -601,6 +517,116 @@ static int event_type(const char *s, const char *e)
 		return -1;
 	}
 	return memcmp(s, ev_names[t], (size_t)(e - s)) ? -1 : t;
+}
+
+/*
+ * ---- the fast reading of the columns ----
+ *
+ * The usual line in one scan: the first '[' is the CPU's (at most four
+ * digits), then an irq-info token or none, a SECONDS.FRACTION timestamp
+ * and the event's name, each number read as it is passed. Anything else
+ * returns false, and find_cols() reads the line: what this accepts,
+ * find_cols() finds in the same places (fuzz_trace holds them to it).
+ */
+
+/* "SECONDS.FRACTION:" then a blank or the end, at p: the ':' and the ns, or NULL. */
+static const char *fast_ts(const char *p, const char *end, uint64_t *ns)
+{
+	const char *s = p, *f;
+	uint64_t sec = 0, frac = 0;
+
+	while (p < end && is_digit(*p))
+		sec = sec * 10 + (unsigned int)(*p++ - '0');
+	if (p == s || p - s > 19 || p == end || *p != '.')
+		return NULL;
+	for (f = ++p; p < end && is_digit(*p); p++)
+		frac = frac * 10 + (unsigned int)(*p - '0');
+	if (p == f || p - f > 9 || p == end || *p != ':' || (p + 1 < end && !is_space(p[1])))
+		return NULL;
+	frac *= pow10_tab[9 - (p - f)];
+	if (sec > (UINT64_MAX - frac) / 1000000000U)
+		return NULL;
+	*ns = sec * 1000000000U + frac;
+	return p;
+}
+
+/*
+ * The event's name at p and its ':', as after_cpu() reads them: the name
+ * the first ':' ends, a known one (then all name characters) or else
+ * tested character by character.
+ */
+static bool fast_name(const char *p, const char *end, struct cols *c)
+{
+	const char *q = p;
+
+	while (little_endian && end - q >= 8) {
+		uint64_t b = has_byte(load8(q), 0x3a3a3a3a3a3a3a3aULL);
+
+		if (b) {
+			q += __builtin_ctzll(b) >> 3;
+			break;
+		}
+		q += 8;
+	}
+	while (q < end && *q != ':')
+		q++;
+	if (q == p || q == end || (q + 1 < end && !is_space(q[1])))
+		return false;
+	c->type = event_type(p, q);
+	for (const char *n = p; c->type < 0 && n < q; n++)
+		if (!name_char(*n))
+			return false;
+	c->name = p;
+	c->name_end = q;
+	c->fields = q + 1;
+	return true;
+}
+
+/* After "[CPU]" at p, as after_cpu() reads it: [irq-info] timestamp: name: */
+static bool fast_after_cpu(const char *p, const char *end, struct cols *c)
+{
+	const char *q;
+
+	p = skip_spaces(p, end);
+	c->irq = c->irq_end = NULL;
+	if (p < end && !is_digit(*p)) {
+		for (q = p; q < end && !is_space(*q) && q - p <= HZ_IRQ_MAX; q++)
+			;
+		/* Too long, or a token ending in ':' (after_cpu() takes it as the time). */
+		if (q == p || q - p > HZ_IRQ_MAX || q[-1] == ':')
+			return false;
+		c->irq = p;
+		c->irq_end = q;
+		p = skip_spaces(q, end);
+	}
+	q = fast_ts(p, end, &c->ts_v);
+	if (!q)
+		return false;
+	c->ts = p;
+	c->ts_end = q;
+	p = skip_spaces(q + 1, end);
+	return fast_name(p, end, c);
+}
+
+static bool fast_cols(const char *s, const char *end, struct cols *c)
+{
+	const char *p = memchr(s, '[', (size_t)(end - s)), *d, *q;
+	uint64_t cpu = 0;
+
+	if (!p || (p > s && !is_space(p[-1])))
+		return false;
+	for (d = q = p + 1; q < end && is_digit(*q) && q - d < 5; q++)
+		cpu = cpu * 10 + (unsigned int)(*q - '0');
+	if (q == d || q - d > 4 || q == end || *q != ']' || (q + 1 < end && !is_space(q[1])) ||
+	    !fast_after_cpu(q + 1, end, c))
+		return false;
+	c->cpu = d;
+	c->cpu_end = q;
+	c->cpu_v = cpu;
+	c->task = s;
+	c->task_end = drop_tgid(s, trim_end(s, p));
+	c->fast = true;
+	return true;
 }
 
 /* Context from irq-info: its third character is hardirq/softirq. */
@@ -1400,9 +1426,10 @@ static enum hz_line_kind parse_line(const char *line, size_t len, struct hz_even
 		return HZ_LINE_COMMENT;
 	c.fast = false;
 	c.cpu_v = c.ts_v = 0;
+	c.type = -1;
 	if (!(fast && fast_cols(line, end, &c)) && !find_cols(line, end, &c))
 		return HZ_LINE_UNKNOWN;
-	type = event_type(c.name, c.name_end);
+	type = c.fast ? c.type : event_type(c.name, c.name_end);
 	if (type < 0)
 		return HZ_LINE_UNKNOWN;
 	memset(ev, 0, sizeof(*ev));
