@@ -439,7 +439,7 @@ static uint8_t prog_get(struct pass *p, unsigned int kind, const char *name, boo
 	if (!v) {
 		unsigned int i = s->nprog;
 
-		if (i == MAX_PROGS - 1) {
+		if (i >= MAX_PROGS - 1) {
 			name = "(other)";
 			key = name_hash(name, 7);
 			v = map_get(&p->progs, key);
