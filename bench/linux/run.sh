@@ -20,8 +20,10 @@
 #     run-checks; idle gaps skipped);
 #   - vmlinux text, data and bss (size(1)); the patched kernel carries the
 #     KUnit suite kernel/time/hz_kunit.o as well, shown apart.
-# LINUX_BENCH_RUNS=K boots each kernel K times (1: -icount is
-# deterministic enough that a second run shows the spread, printed).
+# LINUX_BENCH_RUNS=K boots each kernel K times and the table has the
+# median of each row (1 by default; the spread over the runs is printed:
+# -icount makes the guest's instructions the clock, but not every boot
+# does the same work in a 2000-round window).
 # A Markdown table goes to build/bench/linux.md; logs in build/bench/linux/.
 set -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -94,7 +96,19 @@ read -r kt kd kb <<<"$(size "${p%/arch/*}/kernel/time/hz_kunit.o" | awk 'NR == 2
 {
 	echo "| x86_64, guest ns (-icount shift=0: instructions) | stock 250 | hz=250 | ratio | stock 1000 | hz=1000 | ratio |"
 	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-	awk -v runs="$runs" -v dir="$out" 'BEGIN {
+	awk -v runs="$runs" -v dir="$out" '
+	# The median of a row'"'"'s runs: one run can carry a stray piece of
+	# work (a kworker, a timer of the kernel'"'"'s own) that a mean would
+	# spread over the row.
+	function median(x, i,    n, a, j, k, t) {
+		n = cnt[x, i]
+		if (!n) return 0
+		for (j = 1; j <= n; j++) a[j] = v[x, i, j]
+		for (j = 2; j <= n; j++)
+			for (k = j; k > 1 && a[k - 1] > a[k]; k--) { t = a[k]; a[k] = a[k - 1]; a[k - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	BEGIN {
 		split("stock250 hz250 stock1000 hz1000", b, " ")
 		for (i = 1; i <= 4; i++)
 			for (r = 1; r <= runs; r++) {
@@ -102,7 +116,7 @@ read -r kt kd kb <<<"$(size "${p%/arch/*}/kernel/time/hz_kunit.o" | awk 'NR == 2
 				while ((getline l < f) > 0) {
 					split(l, w, " ")
 					if (!(w[1] in seen)) { seen[w[1]] = 1; order[++n] = w[1] }
-					sum[w[1], i] += w[2]; cnt[w[1], i]++
+					v[w[1], i, ++cnt[w[1], i]] = w[2]
 					if (!((w[1], i) in lo) || w[2] < lo[w[1], i]) lo[w[1], i] = w[2]
 					if (!((w[1], i) in hi) || w[2] > hi[w[1], i]) hi[w[1], i] = w[2]
 				}
@@ -110,7 +124,7 @@ read -r kt kd kb <<<"$(size "${p%/arch/*}/kernel/time/hz_kunit.o" | awk 'NR == 2
 			}
 		for (k = 1; k <= n; k++) {
 			x = order[k]
-			for (i = 1; i <= 4; i++) m[i] = cnt[x, i] ? sum[x, i] / cnt[x, i] : 0
+			for (i = 1; i <= 4; i++) m[i] = median(x, i)
 			label = x == "init" ? "boot to \"Run /init\" (printk)" : x == "timerload-start" ? "boot to timerload (CLOCK_BOOTTIME)" : x == "total" ? "**timerload total**" : x " (2000 rounds)"
 			printf "| %s | %.0f | %.0f | %.4f | %.0f | %.0f | %.4f |\n", label, m[1], m[2], m[1] ? m[2] / m[1] : 0, m[3], m[4], m[3] ? m[4] / m[3] : 0
 			if (runs > 1)
