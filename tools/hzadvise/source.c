@@ -260,6 +260,15 @@ static uint32_t intern(struct pass *p, u64 id)
 	return p->nt++;
 }
 
+/* A task's own sleep is over: only the pending ones are kept, not every task's. */
+static void sleep_over(struct pass *p, struct tinfo *t)
+{
+	if (!t->own)
+		return;
+	t->own = false;
+	map_del(&p->sleeper, (u64)(uint32_t)t->pid);
+}
+
 /* A copy goes out: routing may grow p->cpu, and k with it. */
 static void release_cancel(struct pass *p, struct cpu1 *k, unsigned int c)
 {
@@ -278,6 +287,7 @@ static void release_cancel(struct pass *p, struct cpu1 *k, unsigned int c)
 		return;
 	}
 	t->pending = false;
+	sleep_over(p, t);
 	/*
 	 * A task's sleep cut short (the data it waited for came): if it sleeps
 	 * again soon, its loop goes on, the time it took counted as the gap.
@@ -591,7 +601,7 @@ static void on_wakeup(struct pass *p, unsigned int c, u64 addr, struct rec *r)
 	}
 	t->pending = false;
 	t->woken = true;
-	map_del(&p->sleeper, (u64)(uint32_t)t->pid);
+	sleep_over(p, t);
 	if (t->hr) {
 		emit_local(p, c, r);
 		return;
@@ -712,6 +722,7 @@ static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, s
 				p->s->prog[t->prog].fired++;
 			p->s->fired++;
 			map_del(&p->owner, e->id);
+			sleep_over(p, t);
 		} else {
 			struct rec pre = *r;
 
@@ -760,6 +771,7 @@ static void on_hrtimer(struct pass *p, const struct hz_event *e, struct rec *r)
 		own_sleep(p, e, t);
 	} else if (e->type == HZ_EV_HRTIMER_CANCEL) {
 		t->pending = false;
+		sleep_over(p, t);
 	} else {
 		r->prog = t->prog;
 		r->val = UINT64_MAX;
@@ -773,6 +785,7 @@ static void on_hrtimer(struct pass *p, const struct hz_event *e, struct rec *r)
 			}
 		}
 		t->pending = false;
+		sleep_over(p, t);
 	}
 }
 
