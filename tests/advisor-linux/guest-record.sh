@@ -9,9 +9,12 @@
 # Mounts tracefs if it is not, enables the events hzadvise reads (timer:
 # timer_start, timer_cancel, timer_expire_entry, hrtimer_start,
 # hrtimer_cancel, hrtimer_expire_entry, tick_stop; sched:sched_switch and
-# power:cpu_idle, for busy and idle, where the kernel has them), runs
-# HZWORKLOAD -t SECONDS (default /sbin/hzworkload, 10 s) while the ring
-# buffer (KB per CPU, default 8192) records, then stops and prints, on
+# power:cpu_idle, for busy and idle, and sched:sched_waking, else
+# sched_wakeup, for the sleeps a wakeup ended before their timeout ran,
+# where the kernel has them), runs HZWORKLOAD -t SECONDS (default
+# /sbin/hzworkload, 10 s) while the ring buffer (KB per CPU, default
+# 16384: the wakeups add one event to every sleep that ends, and the whole
+# recording stays in it) records, then stops and prints, on
 # stdout:
 #
 #	hzadvise-trace: begin NAME FORMAT
@@ -30,7 +33,7 @@
 # when the kernel has it (the Linux port). Every tracing setting changed
 # is put back as it was.
 set -u
-secs=10 name=trace wl=/sbin/hzworkload out='' bufkb=8192
+secs=10 name=trace wl=/sbin/hzworkload out='' bufkb=16384
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) secs=$2; shift 2 ;;
@@ -57,6 +60,13 @@ for e in $events; do
 		on="$on $e"
 	else
 		case $e in timer/*) fail "this kernel has no $e event" ;; esac
+	fi
+done
+# The wakeups: by the waker as it wakes (4.3 on), else as the task is queued.
+for e in sched/sched_waking sched/sched_wakeup; do
+	if [ -e "$T/events/$e/enable" ]; then
+		on="$on $e"
+		break
 	fi
 done
 old_on=$(cat $T/tracing_on)

@@ -48,6 +48,10 @@ static void check_event(const struct hz_event *ev, const uint8_t *line, size_t l
 		die("comm not NUL-terminated", line, len);
 	if ((ev->type == HZ_EV_SCHED_SWITCH) && (ev->prev_pid < 0 || ev->next_pid < 0))
 		die("a negative pid in sched_switch", line, len);
+	if ((ev->type == HZ_EV_SCHED_WAKEUP || ev->type == HZ_EV_SCHED_WAKING) && ev->woken_pid < 0)
+		die("a negative pid woken", line, len);
+	if (ev->type != HZ_EV_SCHED_WAKEUP && ev->type != HZ_EV_SCHED_WAKING && ev->woken_pid)
+		die("a pid woken in another event", line, len);
 	if (ev->cpu > 4095 || ev->tcpu > 4095)
 		die("cpu out of range", line, len);
 	if (ev->has >> 8 || ev->tflags >> 3 || ev->hmode >> 4 || ev->ctx >> 2)

@@ -216,6 +216,32 @@ line=$("$bin" -q "$out/sleeps.txt" 2>&1 | grep '^recommend:')
 [[ $line == *"lower settings are out: task-100's timeouts"*"at hz=100"* ]] &&
 	report "hzadvise: synthetic sleeps: the advice names task-100, late at hz=100" ||
 	report "hzadvise: synthetic sleeps: the advice names task-100, late at hz=100" "$line"
+# The udp load (synth.c): the sleeps loop (schedule_timeout(1)), woken
+# every 50 ms by a datagram just before the tick that runs its timeout,
+# so the timer runs before the task does. The wakeup (sched_waking) ends
+# the sleep; the expiry after it is no timeout. At H a sleep started in
+# jiffy J runs at the tick of J + 2 (level 0's round-up): the loop fires
+# every 2 ticks of H, and after a datagram at w (the task sleeping again
+# at r = w + d, d < 0.3 ms) its k-th timeout runs at most 2k ticks after r
+# and more than 2k - 1 after it. With a tick of P ms, the k-th comes
+# before the next datagram (w + 50 ms) when 2kP < 50 - d (H 100: k <= 2;
+# H 250: k <= 6) and after it when (2k - 1)P >= 50 (k = 3, 7); at H 1000
+# the 24th runs in time and the 25th is the tick the next datagram
+# precedes, as recorded. So 2, 6 and 24 timeouts per 50 ms: 40, 120, 480
+# a second (the trace's two edges move them by 0.1 at most).
+# Without the wakeup lines the loop runs free: 1 per 2 ticks, 50, 125, 500.
+"$out/synth" udp >"$out/udp.txt"
+grep -v ' sched_waking: ' "$out/udp.txt" >"$out/udp-nowake.txt"
+for c in "udp:100:40 250:120 1000:480" "udp-nowake:100:50 250:125 1000:500"; do
+	f=${c%%:*} p=()
+	"$bin" -q --hz 100,250,1000 "$out/$f.txt" >"$out/$f.out" 2>&1 || p+=("exit status $?")
+	for hw in ${c#*:}; do
+		got=$(field fires_per_s "$(grep "^program: hz=${hw%%:*} mode=nohz name=task-100 " "$out/$f.out")")
+		awk -v g="$got" -v w="${hw#*:}" 'BEGIN { d = g - w; exit !(g != "" && d <= 0.25 && d >= -0.25) }' ||
+			p+=("hz=${hw%%:*}: task-100 fires $got/s, want ${hw#*:}")
+	done
+	report "hzadvise: synthetic $f: task-100's timeouts at 100/250/1000 Hz ${c#*:}" "${p[@]}"
+done
 # The synthetic idle load: 1000 Hz inferred, its wakeups as synth made them.
 src=$("$bin" -q "$out/idle.txt" | grep '^source:')
 ticks=$(grep -c 'function=tick_nohz_handler' "$out/idle.txt")

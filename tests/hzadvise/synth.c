@@ -11,6 +11,9 @@
  *   synth aligned  20 timers all due on the same jiffies: each whole second
  *                  of CLOCK_MONOTONIC (a jiffy boundary of HZ 100, 250, 1000)
  *   synth spread   20 timers due once a second, each at its own millisecond
+ *   synth udp      the sleeps loop, woken every 50 ms by a datagram that lands
+ *                  30-50 us before the tick that runs its timeout: the timer
+ *                  runs before the task does (sched_waking shows the wakeup)
  *
  * Each expiry is logged as Linux does: the tick's hrtimer fires at the
  * jiffy, then timer_cancel and timer_expire_entry in the softirq. The
@@ -141,6 +144,46 @@ static void sleeps(void)
 	}
 }
 
+/* A sched_waking of pid, logged by waker. */
+static void waking(uint64_t ns, int waker, const char *ctx, int pid)
+{
+	char ev[128];
+
+	snprintf(ev, sizeof(ev), "sched_waking: comm=task pid=%d prio=120 target_cpu=000", pid);
+	line(ns, waker, ctx, ev);
+}
+
+/*
+ * schedule_timeout(1) over and over (SO_RCVTIMEO 1 ms), as in sleeps();
+ * every 50 ms its parent (pid 90) sends a datagram that wakes it 30-50 us
+ * before the tick that runs its timeout. The tick comes first (in the
+ * parent's context), then the task runs and sleeps again: no cancel of
+ * its own, only the wakeup before the expiry. Each expiry's own wakeup
+ * (process_timeout's) follows it, as Linux logs it. The task's timeouts
+ * run every other jiffy, on even milliseconds, so every 50 ms is one.
+ */
+static void udp(void)
+{
+	uint64_t ns = T0 + 300000, next = T0 + 50000000;
+
+	header();
+	while (ns < T0 + 20000000000ULL) {
+		uint64_t j = jiffy_at(ns) + 1, at = (j + 1 - INITIAL) * TICK;
+		int ctx = 0;
+
+		start(ns, 100, 0, j);
+		if (at == next) {
+			waking(at - 30000 - ns % 20000, 90, "d..2.", 100);
+			ctx = 90;
+			next += 50000000;
+		}
+		tick(j + 1, ctx);
+		expire(j + 1, ctx, 0);
+		waking(at + 9000, ctx, "..s1.", 100);
+		ns = at + 50000 + (ns * 7919 % 200000);
+	}
+}
+
 static void seconds(bool aligned)
 {
 	/* The jiffy that begins at the next whole second of CLOCK_MONOTONIC. */
@@ -177,8 +220,10 @@ int main(int argc, char **argv)
 		seconds(true);
 	else if (!strcmp(what, "spread"))
 		seconds(false);
+	else if (!strcmp(what, "udp"))
+		udp();
 	else {
-		fprintf(stderr, "usage: synth idle|sleeps|aligned|spread\n");
+		fprintf(stderr, "usage: synth idle|sleeps|aligned|spread|udp\n");
 		return 2;
 	}
 	printf("# expiries %llu\n", (unsigned long long)expiries);

@@ -59,7 +59,7 @@ done
 
 # The counts grep finds: event names as ftrace prints them, ": NAME: ".
 events=(timer_start timer_cancel timer_expire_entry hrtimer_start hrtimer_cancel
-	hrtimer_expire_entry tick_stop sched_switch cpu_idle)
+	hrtimer_expire_entry tick_stop sched_switch cpu_idle sched_wakeup sched_waking)
 expected() { # text-file format
 	local e line="" n
 	for e in "${events[@]}"; do

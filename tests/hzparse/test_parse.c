@@ -88,6 +88,9 @@ static void compare(const char *line, const struct hz_event *got, const struct h
 	EQ(ctx, "%#x");
 	EQ(tick, "%d");
 	EQ(success, "%d");
+	EQ(prev_pid, "%d");
+	EQ(next_pid, "%d");
+	EQ(woken_pid, "%d");
 	CHECK(!strcmp(got->func, want->func), "%s\n    func: got \"%s\", want \"%s\"", line,
 	      got->func, want->func);
 }
@@ -179,6 +182,25 @@ static const struct line_case new_kernel[] = {
 	  "dependency=SCHED",
 	  .type = HZ_EV_TICK_STOP, .ts_ns = 7029788518000, .pid = 0, .cpu = 1, .tcpu = 1,
 	  .has = HZ_HAS_PID | HZ_HAS_CONTEXT),
+	/* the wakeups: by the waker (waking), and as the task is queued (wakeup) */
+	C("      hzworkload-90      [000] d..2.   812.000100: sched_waking: comm=hzw-udp pid=93 "
+	  "prio=120 target_cpu=000",
+	  .type = HZ_EV_SCHED_WAKING, .ts_ns = 812000100000, .pid = 90, .woken_pid = 93,
+	  .has = HZ_HAS_PID | HZ_HAS_CONTEXT),
+	C("          <idle>-0       [001] dNh4.   812.000101: sched_wakeup: comm=kworker/1:2 "
+	  "pid=2147483647 prio=120 target_cpu=001",
+	  .type = HZ_EV_SCHED_WAKEUP, .ts_ns = 812000101000, .pid = 0, .cpu = 1, .tcpu = 1,
+	  .woken_pid = 2147483647, .has = HZ_HAS_PID | HZ_HAS_CONTEXT, .ctx = HZ_CTX_HARDIRQ),
+	/* a comm with blanks: out of the fields' order, read one by one */
+	C("      hzworkload-90      [000] d..2.   812.000102: sched_wakeup: comm=Web Content "
+	  "pid=4321 prio=120 target_cpu=000",
+	  .type = HZ_EV_SCHED_WAKEUP, .ts_ns = 812000102000, .pid = 90, .woken_pid = 4321,
+	  .has = HZ_HAS_PID | HZ_HAS_CONTEXT),
+	C("      hzworkload-90      [000] d..2.   812.000103: sched_switch: prev_comm=hzworkload "
+	  "prev_pid=90 prev_prio=120 prev_state=S ==> next_comm=hzw-udp next_pid=93 "
+	  "next_prio=120",
+	  .type = HZ_EV_SCHED_SWITCH, .ts_ns = 812000103000, .pid = 90, .prev_pid = 90,
+	  .next_pid = 93, .has = HZ_HAS_PID | HZ_HAS_CONTEXT),
 };
 
 /* Older kernels: fields that were not there yet, %pf, raw pointers. */
@@ -247,6 +269,11 @@ static const struct line_case old_kernel[] = {
 	  "running",
 	  .type = HZ_EV_TICK_STOP, .ts_ns = 1234568004000, .pid = 0,
 	  .has = HZ_HAS_PID | HZ_HAS_CONTEXT),
+	/* before 4.3 sched_wakeup said success= too; no irq-info column */
+	C("            bash-1234  [002]  1234.567891: sched_wakeup: comm=sshd pid=880 prio=120 "
+	  "success=1 target_cpu=002",
+	  .type = HZ_EV_SCHED_WAKEUP, .ts_ns = 1234567891000, .pid = 1234, .cpu = 2, .tcpu = 2,
+	  .woken_pid = 880, .has = HZ_HAS_PID),
 	/* a pointer %p printed as (null) */
 	C("          <idle>-0     [000] d..1  1.5: timer_cancel: timer=(null)",
 	  .type = HZ_EV_TIMER_CANCEL, .ts_ns = 1500000000, .pid = 0,
@@ -451,7 +478,11 @@ static void test_not_events(void)
 		{ "CPU0 data recorded at offset=0x52b000", HZ_LINE_COMMENT },
 		{ "    4096 bytes in size", HZ_LINE_COMMENT },
 		/* other events, and what is no event at all */
-		{ "  <idle>-0 [000] d..2. 1.000000: sched_wakeup: comm=swapper/0 pid=0",
+		{ "  <idle>-0 [000] d..2. 1.000000: sched_wakeup_new: comm=sh pid=7 prio=120",
+		  HZ_LINE_UNKNOWN },
+		{ "  <idle>-0 [000] d..2. 1.000000: sched_wakeups: comm=sh pid=7 prio=120",
+		  HZ_LINE_UNKNOWN },
+		{ "  <idle>-0 [000] d..2. 1.000000: sched_wakinG: comm=sh pid=7 prio=120",
 		  HZ_LINE_UNKNOWN },
 		{ "  t-1 [000] d..1. 1.000000: timer_init: timer=00000000460f5e0e",
 		  HZ_LINE_UNKNOWN },
@@ -547,6 +578,10 @@ static void test_bad_events(void)
 		  "bad now= value" },
 		{ "  t-1 [000] 1.0: tick_stop: dependency=NONE", "no success= value" },
 		{ "  t-1 [000] 1.0: tick_stop: success=maybe", "bad success= value" },
+		{ "  t-1 [000] 1.0: sched_wakeup: comm=x prio=120", "no pid= value" },
+		{ "  t-1 [000] 1.0: sched_waking: comm=x pid=2147483648 prio=120",
+		  "pid= value out of range" },
+		{ "  t-1 [000] 1.0: sched_waking: comm=x pid=-1 prio=120", "bad pid= value" },
 		/* the columns before the fields */
 		{ "  t-1 [4096] 1.0: timer_cancel: timer=1", "cpu out of range" },
 		{ "  t-1 [99999999999999999999999] 1.0: timer_cancel: timer=1",
@@ -687,19 +722,23 @@ static struct outcome read_text(const char *name, const char *text)
 #define L_HEXPIRE                                                                                 \
 	"  t-1 [000] d.h1. 1.000006: hrtimer_expire_entry: hrtimer=2 function=tick_nohz_handler " \
 	"now=9\n"
-#define L_STOP	"  <idle>-0 [000] d..1. 1.000007: tick_stop: success=1 dependency=NONE\n"
-#define L_OTHER "  t-1 [000] d..1. 1.000008: sched_waking: comm=x pid=2 prio=120\n"
+#define L_STOP	 "  <idle>-0 [000] d..1. 1.000007: tick_stop: success=1 dependency=NONE\n"
+#define L_OTHER	 "  t-1 [000] d..1. 1.000008: sched_wakeup_new: comm=x pid=2 prio=120\n"
+#define L_WAKEUP "  t-1 [000] d..1. 1.000011: sched_wakeup: comm=x pid=2 prio=120 target_cpu=000\n"
+#define L_WAKING "  t-1 [000] d..1. 1.000012: sched_waking: comm=x pid=2 prio=120\n"
 #define L_SWITCH                                                                          \
 	"  t-1 [000] d..2. 1.000009: sched_switch: prev_comm=t prev_pid=1 prev_prio=120 " \
 	"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
-#define L_IDLE	  "  <idle>-0 [000] d..1. 1.000010: cpu_idle: state=1 cpu_id=0\n"
-#define ALL_SEVEN L_START L_CANCEL L_EXPIRE L_HSTART L_HCANCEL L_HEXPIRE L_STOP L_SWITCH L_IDLE
+#define L_IDLE "  <idle>-0 [000] d..1. 1.000010: cpu_idle: state=1 cpu_id=0\n"
+#define ALL_SEVEN                                                                              \
+	L_START L_CANCEL L_EXPIRE L_HSTART L_HCANCEL L_HEXPIRE L_STOP L_SWITCH L_IDLE L_WAKEUP \
+		L_WAKING
 
 /* The counts of a file holding ALL_SEVEN once, two comments and one other event. */
 static void expect_seven(const char *what, const struct outcome *o, enum hz_format fmt)
 {
 	CHECK(o->rc == 0 && !o->err[0], "%s: rc %d err \"%s\"", what, o->rc, o->err);
-	CHECK(o->st.lines == 12 && o->st.events == 9 && o->st.comments == 2 && o->st.unknown == 1,
+	CHECK(o->st.lines == 14 && o->st.events == 11 && o->st.comments == 2 && o->st.unknown == 1,
 	      "%s: lines %" PRIu64 " events %" PRIu64 " comments %" PRIu64 " unknown %" PRIu64,
 	      what, o->st.lines, o->st.events, o->st.comments, o->st.unknown);
 	for (int t = 0; t < HZ_EV_TYPES; t++)
@@ -724,7 +763,7 @@ static void test_reader_counts(void)
 	expect_seven("trace-cmd", &o, HZ_FMT_TRACE_CMD);
 	/* CR LF, and a last event without its newline: whole, so accepted */
 	o = read_text("crlf.txt", "#\r\n\r\n" L_START L_CANCEL L_EXPIRE L_HSTART L_HCANCEL L_HEXPIRE
-					  L_SWITCH L_IDLE L_OTHER
+					  L_SWITCH L_IDLE L_WAKEUP L_WAKING L_OTHER
 				  "  <idle>-0 [000] d..1. 1.000007: tick_stop: success=1");
 	expect_seven("CR LF, no last newline", &o, HZ_FMT_TRACE_PIPE);
 }
@@ -971,7 +1010,7 @@ static void test_stdin(void)
 	CHECK(lseek(fd, (off_t)strlen("# hzadvise record: x\n") + strlen(L_START), SEEK_SET) > 0,
 	      "lseek");
 	o = read_stdin(fd);
-	CHECK(o.rc == 0 && o.st.events == 8 && o.st.by_type[HZ_EV_TIMER_START] == 0,
+	CHECK(o.rc == 0 && o.st.events == 10 && o.st.by_type[HZ_EV_TIMER_START] == 0,
 	      "stdin from its middle: %" PRIu64 " events", o.st.events);
 }
 
@@ -993,9 +1032,9 @@ static void test_close_early(void)
 /* ---- --count ---- */
 
 static const char *const type_names[HZ_EV_TYPES] = {
-	"timer_start",	 "timer_cancel",   "timer_expire_entry",
-	"hrtimer_start", "hrtimer_cancel", "hrtimer_expire_entry",
-	"tick_stop",	 "sched_switch",   "cpu_idle",
+	"timer_start",	  "timer_cancel",	  "timer_expire_entry", "hrtimer_start",
+	"hrtimer_cancel", "hrtimer_expire_entry", "tick_stop",		"sched_switch",
+	"cpu_idle",	  "sched_wakeup",	  "sched_waking",
 };
 
 static int count(const char *path)

@@ -5,8 +5,12 @@
 #
 # Enables the timer events the advisor reads (timer_start, timer_cancel,
 # timer_expire_entry, hrtimer_start, hrtimer_cancel, hrtimer_expire_entry,
-# tick_stop) and, where the kernel has them, sched_switch and cpu_idle
-# (the advisor's busy and idle then come from the trace itself), streams trace_pipe into FILE, as trace_pipe prints them, (default timer-trace.txt) for
+# tick_stop), sched_waking (else sched_wakeup) where the kernel has it
+# (a task woken before its sleep's timeout ran: its sleep ended there,
+# though the timer may still run before the task does) and, where the
+# kernel has them, sched_switch and cpu_idle (the advisor's busy and idle
+# then come from the trace itself), streams trace_pipe into FILE, as
+# trace_pipe prints them, (default timer-trace.txt) for
 # SECONDS (default 10; 0: until Ctrl-C), and on the way out, Ctrl-C and
 # kill included, puts back every tracing setting it changed, as it found it.
 #
@@ -14,9 +18,10 @@
 #		the idle task's own events are then not recorded
 #	-a	anonymize: user task names become "task" (kernel threads and
 #		<idle> keep theirs: they say what the timer is), in the task
-#		column and in sched_switch's prev_comm= and next_comm=
+#		column, in sched_switch's prev_comm= and next_comm= and in
+#		the wakeups' comm=
 #	-n	no sched_switch or cpu_idle: a smaller trace, busy and idle by
-#		the advisor's rule
+#		the advisor's rule (the wakeups are still recorded)
 #	-b KB	per-CPU ring buffer size while recording (default 4096)
 #
 # The first line of FILE is a comment with what the advisor cannot see in
@@ -76,6 +81,11 @@ events=(timer/timer_start timer/timer_cancel timer/timer_expire_entry timer/hrti
 	timer/hrtimer_cancel timer/hrtimer_expire_entry timer/tick_stop)
 for e in "${events[@]}"; do
 	[ -e "$T/events/$e/enable" ] || { echo "record.sh: this kernel has no $e event" >&2; exit 1; }
+done
+# The wakeups, by the waker as it wakes (sched_waking, 4.3 on), else as
+# the task is queued: one event for each sleep that ends.
+for e in sched/sched_waking sched/sched_wakeup; do
+	[ -e "$T/events/$e/enable" ] && { events+=("$e"); break; }
 done
 # Busy and idle as the kernel saw them, where it has the events.
 if [ $sched -eq 1 ]; then
@@ -192,11 +202,23 @@ function anon_side(s, w,    p) {
 		return s
 	return substr(s, 1, RSTART - 1) " " w "_comm=task " w "_pid=" p substr(s, RSTART + RLENGTH)
 }
+# The wakeups name the task woken: " comm=NAME pid=N prio=".
+function anon_woken(s,    p) {
+	if (!match(s, / comm=.* pid=[0-9]+ prio=/))
+		return s
+	p = substr(s, RSTART, RLENGTH)
+	sub(/ prio=$/, "", p)
+	sub(/.* pid=/, "", p)
+	if (p == 0 || kernel_task(p))
+		return s
+	return substr(s, 1, RSTART - 1) " comm=task pid=" p " prio=" substr(s, RSTART + RLENGTH)
+}
 {
 	if (index($0, " sched_switch: ")) {
 		$0 = anon_side($0, "prev")
 		$0 = anon_side($0, "next")
-	}
+	} else if (index($0, " sched_waking: ") || index($0, " sched_wakeup: "))
+		$0 = anon_woken($0)
 	if (match($0, /-[0-9]+ +\[[0-9]+\]/)) {
 		head = substr($0, 1, RSTART - 1)
 		pid = substr($0, RSTART + 1)

@@ -15,6 +15,11 @@
  *    else from the task that logged it (the idle task is pid 0);
  *  - says whose each timer is (struct prog), and which schedule_timeout
  *    starts follow their own timer's expiry (a task's loop: RF_CHAIN);
+ *  - ends a task's sleep (a process_timeout or hrtimer_wakeup timer it
+ *    started itself) where the trace shows the task woken by another
+ *    (sched_wakeup or sched_waking before the timer's expiry): a cancel
+ *    at that time, and the expiry that may still follow, before the task
+ *    ran to cancel it, is no firing. Other wakeups are passed over;
  *  - drops, counts and reports events whose timestamp goes back on their
  *    CPU, or leaps more than a minute ahead of the trace.
  * Memory follows the timers and programs, not the trace.
@@ -75,6 +80,9 @@ struct tinfo {
 	bool pending;	 /* started, not yet expired or cancelled */
 	bool fired_last; /* its last end was an expiry, or a task's sleep cut short */
 	bool sleep;	 /* a task's process_timeout */
+	bool own;   /* a task's own sleep (process_timeout, hrtimer_wakeup): a wakeup ends it */
+	bool woken; /* its sleep was ended by a wakeup; its expiry may still come */
+	bool hr;    /* an hrtimer */
 	bool has_start_j;
 	unsigned int home; /* a task's loop: 1 + the CPU its records all go to (0: none yet) */
 };
@@ -87,8 +95,9 @@ struct pass {
 	struct map ids;	  /* timer address -> index in t */
 	struct tinfo *t;
 	uint32_t nt, capt;
-	struct map progs; /* hash of (kind, name) -> index in s->prog */
-	u64 last_any;	  /* the latest accepted timestamp, any CPU */
+	struct map progs;   /* hash of (kind, name) -> index in s->prog */
+	struct map sleeper; /* pid -> the address of the timer of its last own sleep */
+	u64 last_any;	    /* the latest accepted timestamp, any CPU */
 	bool any_ts;
 	u64 jump_ts; /* a leap ahead, waiting to be confirmed */
 	unsigned int jump_n;
@@ -251,6 +260,15 @@ static uint32_t intern(struct pass *p, u64 id)
 	return p->nt++;
 }
 
+/* A task's own sleep is over: only the pending ones are kept, not every task's. */
+static void sleep_over(struct pass *p, struct tinfo *t)
+{
+	if (!t->own)
+		return;
+	t->own = false;
+	map_del(&p->sleeper, (u64)(uint32_t)t->pid);
+}
+
 /* A copy goes out: routing may grow p->cpu, and k with it. */
 static void release_cancel(struct pass *p, struct cpu1 *k, unsigned int c)
 {
@@ -260,7 +278,16 @@ static void release_cancel(struct pass *p, struct cpu1 *k, unsigned int c)
 	if (!k->cancel_held)
 		return;
 	k->cancel_held = false;
+	/* The task cancels a sleep a wakeup already ended: nothing more ends. */
+	if (t->woken) {
+		t->woken = false;
+		map_del(&p->owner, k->cancel_id);
+		r.type = REC_MARK;
+		emit_local(p, c, &r);
+		return;
+	}
 	t->pending = false;
+	sleep_over(p, t);
 	/*
 	 * A task's sleep cut short (the data it waited for came): if it sleeps
 	 * again soon, its loop goes on, the time it took counted as the gap.
@@ -534,6 +561,64 @@ static uint8_t owner_prog(struct pass *p, const struct hz_event *e, const struct
 	return prog_get(p, PK_KERNEL, e->func[0] ? e->func : "?", jiffies, -1);
 }
 
+/*
+ * A task's own sleep, started in its context: a process_timeout (any
+ * task's, a kernel thread's too) or an hrtimer_wakeup. Its wakeup by
+ * another before the timer expires ends it (on_wakeup).
+ */
+static void own_sleep(struct pass *p, const struct hz_event *e, struct tinfo *t)
+{
+	bool task = e->ctx == 0 && e->pid > 0 && (e->has & HZ_HAS_PID);
+
+	t->own = task && !strcmp(e->func, e->type == HZ_EV_TIMER_START ? "process_timeout"
+								       : "hrtimer_wakeup");
+	if (t->own)
+		map_put(&p->sleeper, (u64)(uint32_t)e->pid, e->id);
+}
+
+/* The timer of a sleep this wakeup ends, or NULL: the woken task's own, pending. */
+static const u64 *woken_sleep(struct pass *p, const struct hz_event *e)
+{
+	const u64 *addr = map_get(&p->sleeper, (u64)(uint32_t)e->woken_pid);
+	const u64 *idx = addr ? map_get(&p->ids, *addr) : NULL;
+	const struct tinfo *t = idx ? &p->t[*idx] : NULL;
+
+	return t && t->own && t->pending && t->pid == e->woken_pid ? addr : NULL;
+}
+
+/*
+ * The task woken before its sleep's timer expired: the sleep ends here,
+ * as if the task had cancelled it now (release_cancel); a jiffies sleep's
+ * cancel goes to the CPU whose wheel holds it.
+ */
+static void on_wakeup(struct pass *p, unsigned int c, u64 addr, struct rec *r)
+{
+	struct tinfo *t = &p->t[r->idx];
+
+	if (!t->pending) {
+		emit_local(p, c, r);
+		return;
+	}
+	t->pending = false;
+	t->woken = true;
+	sleep_over(p, t);
+	if (t->hr) {
+		emit_local(p, c, r);
+		return;
+	}
+	t->fired_last = t->sleep;
+	t->last_fire = r->ts;
+	t->excess = 0;
+	r->type = REC_CANCEL;
+	r->prog = t->prog;
+	{
+		unsigned int owner = owner_of(p, addr, c);
+
+		map_del(&p->owner, addr);
+		route(p, c, owner, r);
+	}
+}
+
 static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, struct rec *r)
 {
 	unsigned int owner;
@@ -583,6 +668,9 @@ static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, s
 		t->prog = r->prog;
 		t->pending = true;
 		t->sleep = sleep;
+		t->woken = false;
+		t->hr = false;
+		own_sleep(p, e, t);
 		t->has_start_j = false;
 		if (e->has & HZ_HAS_TIMEOUT) {
 			add_pair(p, e->ts_ns, e->expires - (u64)e->timeout);
@@ -615,6 +703,14 @@ static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, s
 	default: /* HZ_EV_TIMER_EXPIRE */
 		add_pair(p, e->ts_ns, e->now);
 		r->prog = t->prog;
+		/* A sleep a wakeup ended: its timer ran before the task did. */
+		if (t->woken) {
+			t->woken = false;
+			map_del(&p->owner, e->id);
+			r->type = REC_MARK;
+			emit_local(p, c, r);
+			break;
+		}
 		if (t->pending) {
 			u64 late = e->now > t->expires ? e->now - t->expires : 0;
 
@@ -626,6 +722,7 @@ static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, s
 				p->s->prog[t->prog].fired++;
 			p->s->fired++;
 			map_del(&p->owner, e->id);
+			sleep_over(p, t);
 		} else {
 			struct rec pre = *r;
 
@@ -669,8 +766,12 @@ static void on_hrtimer(struct pass *p, const struct hz_event *e, struct rec *r)
 		t->expires = e->has & HZ_HAS_SOFT ? e->softexpires : e->expires;
 		t->pending = true;
 		t->pid = e->pid;
+		t->woken = false;
+		t->hr = true;
+		own_sleep(p, e, t);
 	} else if (e->type == HZ_EV_HRTIMER_CANCEL) {
 		t->pending = false;
+		sleep_over(p, t);
 	} else {
 		r->prog = t->prog;
 		r->val = UINT64_MAX;
@@ -684,6 +785,7 @@ static void on_hrtimer(struct pass *p, const struct hz_event *e, struct rec *r)
 			}
 		}
 		t->pending = false;
+		sleep_over(p, t);
 	}
 }
 
@@ -751,7 +853,16 @@ static void on_event(struct pass *p, const struct hz_event *e)
 	unsigned int c = e->cpu;
 	struct cpu1 *k = cpu_of(p, c);
 	struct rec r = { .ts = e->ts_ns, .type = REC_MARK, .aux = UINT32_MAX, .gap = GAP_NONE };
+	const u64 *woke = NULL;
+	u64 addr = 0;
 
+	/* Only a wakeup that ends a recorded sleep is an event here. */
+	if (e->type == HZ_EV_SCHED_WAKEUP || e->type == HZ_EV_SCHED_WAKING) {
+		woke = woken_sleep(p, e);
+		if (!woke)
+			return;
+		addr = *woke;
+	}
 	if (!ts_ok(p, k, c, e))
 		return;
 	if (e->type == HZ_EV_SCHED_SWITCH || e->type == HZ_EV_CPU_IDLE)
@@ -766,6 +877,8 @@ static void on_event(struct pass *p, const struct hz_event *e)
 	}
 	if (e->type <= HZ_EV_HRTIMER_EXPIRE && e->type != HZ_EV_TICK_STOP)
 		r.idx = intern(p, e->id);
+	else if (woke)
+		r.idx = intern(p, addr);
 	if (k->cancel_held) {
 		if (e->type == HZ_EV_TIMER_EXPIRE && r.idx == k->cancel.idx)
 			k->cancel_held = false; /* the expiry's own */
@@ -782,6 +895,10 @@ static void on_event(struct pass *p, const struct hz_event *e)
 	case HZ_EV_TIMER_CANCEL:
 	case HZ_EV_TIMER_EXPIRE:
 		on_timer(p, c, e, &r);
+		return;
+	case HZ_EV_SCHED_WAKEUP:
+	case HZ_EV_SCHED_WAKING:
+		on_wakeup(p, c, addr, &r);
 		return;
 	case HZ_EV_HRTIMER_EXPIRE:
 		observe_hrtimer_expiry(p, k, e);
@@ -1035,6 +1152,7 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 	map_init(&p->owner);
 	map_init(&p->ids);
 	map_init(&p->progs);
+	map_init(&p->sleeper);
 	hist_init(&p->late_j);
 	hist_init(&p->tick_gap);
 	/* Program 0: none (the tick's own timers). */
@@ -1085,6 +1203,7 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 	map_free(&p->owner);
 	map_free(&p->ids);
 	map_free(&p->progs);
+	map_free(&p->sleeper);
 	hist_free(&p->late_j);
 	hist_free(&p->tick_gap);
 	free(p->t);

@@ -481,9 +481,14 @@ static const char *const ev_names[HZ_EV_TYPES] = {
 	[HZ_EV_TICK_STOP] = "tick_stop",
 	[HZ_EV_SCHED_SWITCH] = "sched_switch",
 	[HZ_EV_CPU_IDLE] = "cpu_idle",
+	[HZ_EV_SCHED_WAKEUP] = "sched_wakeup",
+	[HZ_EV_SCHED_WAKING] = "sched_waking",
 };
 
-/* The length picks the name to compare (two share 12: the first letter decides). */
+/*
+ * The length picks the name to compare; four share 12: the first letter,
+ * then sched_'s seventh and tenth, decide.
+ */
 static int event_type(const char *s, const char *e)
 {
 	int t;
@@ -493,7 +498,12 @@ static int event_type(const char *s, const char *e)
 		t = HZ_EV_TIMER_START;
 		break;
 	case 12:
-		t = *s == 's' ? HZ_EV_SCHED_SWITCH : HZ_EV_TIMER_CANCEL;
+		if (*s != 's')
+			t = HZ_EV_TIMER_CANCEL;
+		else if (s[6] == 's')
+			t = HZ_EV_SCHED_SWITCH;
+		else
+			t = s[9] == 'e' ? HZ_EV_SCHED_WAKEUP : HZ_EV_SCHED_WAKING;
 		break;
 	case 8:
 		t = HZ_EV_CPU_IDLE;
@@ -732,6 +742,7 @@ enum key {
 	K_PREV_PID,
 	K_NEXT_PID,
 	K_STATE,
+	K_PID,
 	K_KEYS
 };
 
@@ -763,6 +774,7 @@ static const struct key_info keys[K_KEYS] = {
 	[K_PREV_PID] = KEY("prev_pid"),
 	[K_NEXT_PID] = KEY("next_pid"),
 	[K_STATE] = KEY("state"),
+	[K_PID] = KEY("pid"),
 };
 
 struct fields {
@@ -804,7 +816,7 @@ static int key_of(const char *k, size_t n)
 		i = K_MODE;
 		break;
 	case 'p':
-		i = K_PREV_PID;
+		i = n == 3 ? K_PID : K_PREV_PID;
 		break;
 	default:
 		return -1;
@@ -1055,6 +1067,20 @@ static const char *sched_switch(const struct fields *f, struct hz_event *ev)
 	return NULL;
 }
 
+/* sched_wakeup, sched_waking: pid= is the task woken. */
+static const char *sched_wakeup(const struct fields *f, struct hz_event *ev)
+{
+	uint64_t v;
+	const char *why = need_dec(f, K_PID, &v);
+
+	if (why)
+		return why;
+	if (v > INT32_MAX)
+		return keys[K_PID].big;
+	ev->woken_pid = (int32_t)v;
+	return NULL;
+}
+
 /*
  * ---- the fast reading: fields by position ----
  *
@@ -1126,6 +1152,15 @@ static const struct fkey fk_tick_stop[] = {
 	FK("dependency=", -1, FK_SKIP, false),
 	FK_END,
 };
+/*
+ * comm= first: a comm with a blank in it breaks the order, and
+ * split_fields() reads the line. success= before 4.3 only.
+ */
+static const struct fkey fk_sched_wakeup[] = {
+	FK("comm=", -1, FK_SKIP, false),       FK("pid=", K_PID, FK_DEC, true),
+	FK("prio=", -1, FK_SKIP, false),       FK("success=", -1, FK_SKIP, false),
+	FK("target_cpu=", -1, FK_SKIP, false), FK_END,
+};
 static const struct fkey fk_cpu_idle[] = {
 	FK("state=", K_STATE, FK_DEC, true),
 	FK("cpu_id=", -1, FK_SKIP, false),
@@ -1138,6 +1173,7 @@ static const struct fkey *const fk_of[HZ_EV_TYPES] = {
 	[HZ_EV_TIMER_EXPIRE] = fk_timer_expire,	    [HZ_EV_HRTIMER_START] = fk_hrtimer_start,
 	[HZ_EV_HRTIMER_CANCEL] = fk_hrtimer_cancel, [HZ_EV_HRTIMER_EXPIRE] = fk_hrtimer_expire,
 	[HZ_EV_TICK_STOP] = fk_tick_stop,	    [HZ_EV_CPU_IDLE] = fk_cpu_idle,
+	[HZ_EV_SCHED_WAKEUP] = fk_sched_wakeup,	    [HZ_EV_SCHED_WAKING] = fk_sched_wakeup,
 };
 
 /* Sixteen hex digits (lowercase or capitals) at s, eight bytes at a time. */
@@ -1239,6 +1275,9 @@ static bool fast_store(int key, uint64_t v, struct hz_event *ev)
 		ev->tcpu = (uint32_t)v;
 		ev->has |= HZ_HAS_TCPU;
 		return v <= HZ_CPU_MAX;
+	case K_PID:
+		ev->woken_pid = (int32_t)v;
+		return v <= INT32_MAX;
 	default: /* K_STATE */
 		ev->state = (uint32_t)v;
 		return v <= UINT32_MAX;
@@ -1361,6 +1400,7 @@ static void clear_fields(struct hz_event *ev)
 	ev->tcpu = ev->cpu;
 	ev->has &= HZ_HAS_PID | HZ_HAS_CONTEXT;
 	ev->tflags = ev->hmode = ev->state = 0;
+	ev->woken_pid = 0;
 	ev->tick = ev->success = false;
 	memset(ev->func, 0, sizeof(ev->func));
 }
@@ -1398,6 +1438,9 @@ static const char *parse_fields(const char *p, const char *end, struct hz_event 
 		return need_dec(&f, K_NOW, &ev->now);
 	case HZ_EV_SCHED_SWITCH:
 		return sched_switch(&f, ev);
+	case HZ_EV_SCHED_WAKEUP:
+	case HZ_EV_SCHED_WAKING:
+		return sched_wakeup(&f, ev);
 	case HZ_EV_CPU_IDLE:
 		if ((why = need_dec(&f, K_STATE, &v)))
 			return why;

@@ -22,6 +22,8 @@ enum hz_ev_type {
 	HZ_EV_TICK_STOP,
 	HZ_EV_SCHED_SWITCH, /* sched:sched_switch: busy and idle */
 	HZ_EV_CPU_IDLE,	    /* power:cpu_idle */
+	HZ_EV_SCHED_WAKEUP, /* sched:sched_wakeup: a task made runnable */
+	HZ_EV_SCHED_WAKING, /* sched:sched_waking: the same, logged by the waker */
 	HZ_EV_TYPES
 };
 
@@ -71,6 +73,7 @@ struct hz_event {
 	bool success;	      /* tick_stop success= */
 	int32_t prev_pid;     /* sched_switch prev_pid= */
 	int32_t next_pid;     /* sched_switch next_pid= */
+	int32_t woken_pid;    /* sched_wakeup, sched_waking pid=: the task woken */
 	uint32_t state;	      /* cpu_idle state= (4294967295: the exit) */
 	char func[48];	      /* function=, truncated; "" for cancels and tick_stop */
 	char comm[16];	      /* the task column's name, without "-PID", truncated */
