@@ -69,7 +69,7 @@ lx_boot() {
 	[ -f "$initrd" ] || { echo "boot: no initramfs $initrd" >&2; return 1; }
 	mapfile -t margs < <(lx_mode "$mode")
 	[ ${#margs[@]} -gt 0 ] || return 1
-	# The interface before modes, still used by tests/advisor-linux/long.sh:
+	# The interface before modes, kept for a caller of lx_boot without a mode:
 	# LINUX_ICOUNT's words added to a tcg boot (with LINUX_QEMU_ARGS="-smp 1").
 	if [ "$mode" = tcg ] && [ -n "${LINUX_ICOUNT:-}" ]; then
 		read -ra extra <<<"$LINUX_ICOUNT"
