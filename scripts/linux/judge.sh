@@ -44,6 +44,7 @@ rhz=$(lx_random_hz "$seed") || exit 1
 echo "linux judge: the random HZ of this run is $rhz (LINUX_HZ_SEED=$seed)"
 bash scripts/deps.sh linux >/dev/null || exit 1
 start=$(lx_now)
+mkdir -p build/linux-long
 stock_new=build/linux-long/stock-passes.txt
 : >"$stock_new.body"
 tables=build/linux-long/judge-tables.md
@@ -111,7 +112,9 @@ for arch in "$@"; do
 		fi
 	done
 	if [ -f "$out/stock250.res" ] && [ -f "$out/stock1000.res" ]; then
-		awk -v a="$arch" '$1 ~ /^kselftest:/ { p = substr($1, 11); st[p] = (p in st ? st[p] : "pass"); if ($2 != "pass") st[p] = "fail"; n[p]++ }
+		# (Not st[p] = (p in st ? ...): awk makes st[p] before it
+		# evaluates the right side, and every status came out empty.)
+		awk -v a="$arch" '$1 ~ /^kselftest:/ { p = substr($1, 11); if (!(p in st)) st[p] = "pass"; if ($2 != "pass") st[p] = "fail"; n[p]++ }
 			END { for (p in st) print a, p, (n[p] == 2 ? st[p] : "fail") }' \
 			"$out/stock250.res" "$out/stock1000.res" | sort >>"$stock_new.body"
 	fi
