@@ -269,6 +269,33 @@ static void sleep_over(struct pass *p, struct tinfo *t)
 	map_del(&p->sleeper, (u64)(uint32_t)t->pid);
 }
 
+/*
+ * The end of a sleep a wakeup already ended (the task's cancel, or its
+ * timer's expiry before the task ran): nothing more ends, a mark.
+ */
+static void woken_end(struct pass *p, struct tinfo *t, unsigned int c, u64 id, struct rec *r)
+{
+	t->woken = false;
+	map_del(&p->owner, id);
+	r->type = REC_MARK;
+	emit_local(p, c, r);
+}
+
+/*
+ * Timer id cancelled at r->ts, its cancel r routed to the CPU whose wheel
+ * holds it. A task's sleep cut short (the data it waited for came): if it
+ * sleeps again soon, its loop goes on, the time it took counted as the gap.
+ */
+static void cut_short(struct pass *p, struct tinfo *t, unsigned int c, unsigned int owner, u64 id,
+		      struct rec *r)
+{
+	t->fired_last = t->sleep;
+	t->last_fire = r->ts;
+	t->excess = 0;
+	map_del(&p->owner, id);
+	route(p, c, owner, r);
+}
+
 /* A copy goes out: routing may grow p->cpu, and k with it. */
 static void release_cancel(struct pass *p, struct cpu1 *k, unsigned int c)
 {
@@ -278,25 +305,13 @@ static void release_cancel(struct pass *p, struct cpu1 *k, unsigned int c)
 	if (!k->cancel_held)
 		return;
 	k->cancel_held = false;
-	/* The task cancels a sleep a wakeup already ended: nothing more ends. */
 	if (t->woken) {
-		t->woken = false;
-		map_del(&p->owner, k->cancel_id);
-		r.type = REC_MARK;
-		emit_local(p, c, &r);
+		woken_end(p, t, c, k->cancel_id, &r);
 		return;
 	}
 	t->pending = false;
 	sleep_over(p, t);
-	/*
-	 * A task's sleep cut short (the data it waited for came): if it sleeps
-	 * again soon, its loop goes on, the time it took counted as the gap.
-	 */
-	t->fired_last = t->sleep;
-	t->last_fire = r.ts;
-	t->excess = 0;
-	map_del(&p->owner, k->cancel_id);
-	route(p, c, k->cancel_owner, &r);
+	cut_short(p, t, c, k->cancel_owner, k->cancel_id, &r);
 }
 
 static void add_pair(struct pass *p, u64 t, u64 j)
@@ -455,6 +470,17 @@ static u64 name_hash(const char *s, unsigned int kind)
 	return h;
 }
 
+/* The programs and the lateness histograms, freed. */
+static void progs_free(struct source *s)
+{
+	for (unsigned int g = 0; g < s->nprog; g++) {
+		hist_free(&s->prog[g].late);
+		hist_free(&s->prog[g].req_j);
+	}
+	free(s->prog);
+	hist_free(&s->late);
+}
+
 /* The program (kind, name), made on first sight; past MAX_PROGS - 1, "other". */
 static uint8_t prog_get(struct pass *p, unsigned int kind, const char *name, bool jiffies,
 			int32_t pid)
@@ -606,17 +632,9 @@ static void on_wakeup(struct pass *p, unsigned int c, u64 addr, struct rec *r)
 		emit_local(p, c, r);
 		return;
 	}
-	t->fired_last = t->sleep;
-	t->last_fire = r->ts;
-	t->excess = 0;
 	r->type = REC_CANCEL;
 	r->prog = t->prog;
-	{
-		unsigned int owner = owner_of(p, addr, c);
-
-		map_del(&p->owner, addr);
-		route(p, c, owner, r);
-	}
+	cut_short(p, t, c, owner_of(p, addr, c), addr, r);
 }
 
 static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, struct rec *r)
@@ -705,10 +723,7 @@ static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, s
 		r->prog = t->prog;
 		/* A sleep a wakeup ended: its timer ran before the task did. */
 		if (t->woken) {
-			t->woken = false;
-			map_del(&p->owner, e->id);
-			r->type = REC_MARK;
-			emit_local(p, c, r);
+			woken_end(p, t, c, e->id, r);
 			break;
 		}
 		if (t->pending) {
@@ -1216,12 +1231,7 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 		}
 		free(p->pre);
 		free(p->pre_cpu);
-		for (unsigned int g = 0; g < s->nprog; g++) {
-			hist_free(&s->prog[g].late);
-			hist_free(&s->prog[g].req_j);
-		}
-		free(s->prog);
-		hist_free(&s->late);
+		progs_free(s);
 	}
 	free(p->cpu);
 	free(p);
@@ -1239,11 +1249,6 @@ void source_free(struct source *s)
 	free(s->cpu_back);
 	free(s->pre);
 	free(s->pre_cpu);
-	for (unsigned int g = 0; g < s->nprog; g++) {
-		hist_free(&s->prog[g].late);
-		hist_free(&s->prog[g].req_j);
-	}
-	free(s->prog);
+	progs_free(s);
 	free(s->block_wakeups);
-	hist_free(&s->late);
 }
