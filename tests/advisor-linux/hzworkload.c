@@ -9,7 +9,8 @@
  *                hrtimer: its wakeups do not depend on HZ)
  *   hzw-udp      a UDP service waiting in recv() with SO_RCVTIMEO 1 ms
  *                (a jiffies timer: schedule_timeout(), so the wait is
- *                1-2 ticks, whatever HZ); a datagram arrives every 50 ms
+ *                1-2 ticks, whatever HZ); a datagram arrives every 25 to
+ *                75 ms, 50 on average
  *   hzw-daemon1  a daemon ticking once a second (nanosleep, an hrtimer)
  *   hzw-daemon2  a daemon waiting 2 s in recv() with SO_RCVTIMEO (a jiffies
  *                timer far enough ahead for Linux's wheel level 1 or 2)
@@ -22,7 +23,8 @@
  *                tick stop and start again)
  *
  * The datagrams of hzw-udp come from the parent (comm hzworkload), which
- * sends one every 50 ms (clock_nanosleep to each) and otherwise waits.
+ * sends one every 25 to 75 ms (clock_nanosleep to each) and otherwise
+ * waits.
  *
  *	hzworkload [-t SECONDS] [SHAPE...]   (default 10 s, every shape)
  *
@@ -255,7 +257,27 @@ static void daemon3(void)
 	poll_loop("hzw-daemon3", 5000);
 }
 
-/* The parent: a datagram to hzw-udp every 50 ms until the deadline. */
+/*
+ * The gap before the parent's next datagram: 25 to 75 ms (50 on average),
+ * the same sequence in every run, so two boots see the same datagrams.
+ * Not a fixed 50 ms: a real sender keeps its own clock, but one that
+ * sleeps whole milliseconds on the receiver's clock stays at one phase of
+ * the receiver's tick for the whole run. Then either no datagram or every
+ * one lands on the tick that also expires hzw-udp's timeout; the timeout
+ * wakes the service first and the datagram leaves no trace of its own
+ * (docs/ADVISOR.md, "What a trace cannot show").
+ */
+static long long udp_gap(void)
+{
+	static unsigned long long x = 0x9e3779b97f4a7c15ULL;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return NS_PER_SEC / 40 + (long long)(x % (NS_PER_SEC / 20));
+}
+
+/* The parent: a datagram to hzw-udp every 50 ms on average until the deadline. */
 static void feed_udp(void)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(udp_port) };
@@ -268,7 +290,7 @@ static void feed_udp(void)
 	for (;;) {
 		struct timespec t;
 
-		next += NS_PER_SEC / 20;
+		next += udp_gap();
 		if (next >= deadline_ns)
 			break;
 		to_ts(next, &t);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # shellcheck shell=dash
 # /sbin/run-checks of the advisor's Linux initramfs (tests/advisor-linux/
-# long.sh makes it): /init runs it when the command line has a check=
+# check.sh makes it): /init runs it when the command line has a check=
 # word (linux/rootfs/init), then powers off. It records one timer trace
 # of the workloads (/sbin/guest-record, /sbin/hzworkload) and prints it on
 # the console, named by hzw_name= (default trace) and hzw_t= seconds long
