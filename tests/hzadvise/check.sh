@@ -230,9 +230,15 @@ line=$("$bin" -q "$out/sleeps.txt" 2>&1 | grep '^recommend:')
 # precedes, as recorded. So 2, 6 and 24 timeouts per 50 ms: 40, 120, 480
 # a second (the trace's two edges move them by 0.1 at most).
 # Without the wakeup lines the loop runs free: 1 per 2 ticks, 50, 125, 500.
+# The same with the trace clock 105.034 ms behind CLOCK_MONOTONIC (as the
+# Linux port's under QEMU): the jiffy grid is CLOCK_MONOTONIC's, so each
+# expiry's now= is ahead of its timestamp, and read as ahead the grid of a
+# lower HZ lands elsewhere on the trace.
 "$out/synth" udp >"$out/udp.txt"
+"$out/synth" udp -105034000 >"$out/udp-behind.txt"
 grep -v ' sched_waking: ' "$out/udp.txt" >"$out/udp-nowake.txt"
-for c in "udp:100:40 250:120 1000:480" "udp-nowake:100:50 250:125 1000:500"; do
+for c in "udp:100:40 250:120 1000:480" "udp-behind:100:40 250:120 1000:480" \
+	"udp-nowake:100:50 250:125 1000:500"; do
 	f=${c%%:*} p=()
 	"$bin" -q --hz 100,250,1000 "$out/$f.txt" >"$out/$f.out" 2>&1 || p+=("exit status $?")
 	for hw in ${c#*:}; do
@@ -241,6 +247,14 @@ for c in "udp:100:40 250:120 1000:480" "udp-nowake:100:50 250:125 1000:500"; do
 			p+=("hz=${hw%%:*}: task-100 fires $got/s, want ${hw#*:}")
 	done
 	report "hzadvise: synthetic $f: task-100's timeouts at 100/250/1000 Hz ${c#*:}" "${p[@]}"
+done
+# The trace clock measured against CLOCK_MONOTONIC, ahead and behind: synth
+# logs each tick's hrtimer_expire_entry 4 us after the now= it carries, so
+# the least timestamp - now is the offset it was given plus 4 us.
+for c in "udp:5.000" "udp-behind:-105030.000"; do
+	got=$(field clock_offset_us "$(grep '^source:' "$out/${c%%:*}.out")")
+	[ "$got" = "${c#*:}" ] && report "hzadvise: synthetic ${c%%:*}: the trace clock minus CLOCK_MONOTONIC is ${c#*:} us" ||
+		report "hzadvise: synthetic ${c%%:*}: the trace clock minus CLOCK_MONOTONIC is ${c#*:} us" "got '$got'"
 done
 # The synthetic idle load: 1000 Hz inferred, its wakeups as synth made them.
 src=$("$bin" -q "$out/idle.txt" | grep '^source:')

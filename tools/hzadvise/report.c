@@ -495,10 +495,11 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 	}
 	fprintf(f,
 		"source: hz=%u mode=%s events=%llu unknown=%llu bad=%llu span_s=%.3f "
-		"wakeups_per_s=%.1f wakeups_ci=%.1f sched=%d\n",
+		"wakeups_per_s=%.1f wakeups_ci=%.1f sched=%d clock_offset_us=%.3f\n",
 		s->hz, mode_name(s->nohz), (unsigned long long)s->events,
 		(unsigned long long)s->unknown, (unsigned long long)s->bad, span, s->wakeups / span,
-		block_ci(s->block_wakeups, s->nblocks) / span, s->has_sched);
+		block_ci(s->block_wakeups, s->nblocks) / span, s->has_sched,
+		(double)(s64)s->mono_offset / 1e3);
 	for (unsigned int i = 0; i < n; i++) {
 		const struct result *r = &res[i];
 		u64 lo, hi;

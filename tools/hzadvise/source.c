@@ -37,6 +37,7 @@
 #define MAX_CPUS  4096
 #define CHAIN_NS  50000000ULL	 /* a start this soon after its timer's expiry continues a loop */
 #define JUMP_NS	  60000000000ULL /* a timestamp this far ahead of the trace is corrupt */
+#define OFF_MAX_NS 100000000000LL /* the trace clock and CLOCK_MONOTONIC at most 100 s apart */
 #define NBLOCKS	  20		 /* the span's blocks, for the uncertainties */
 #define NBINS	  (NBLOCKS * 64) /* observed wakeups' bins, halved in number as needed */
 
@@ -114,7 +115,7 @@ struct pass {
 	u64 first_tick_expires;
 	u64 tick_gcd; /* of the tick's programmed expiries: TICK_NSEC, or a multiple */
 	bool any_tick_start;
-	u64 off_tick, off_any; /* min(trace clock - now) */
+	s64 off_tick, off_any; /* min(trace clock - now), either way */
 	bool have_off_tick, have_off_any;
 	struct rec *pre; /* timers that fired with no start in the trace */
 	unsigned int *pre_cpu;
@@ -352,7 +353,7 @@ static void bin_add(struct pass *p, u64 ts)
 
 static void observe_hrtimer_expiry(struct pass *p, struct cpu1 *k, const struct hz_event *e)
 {
-	u64 off = e->ts_ns - e->now;
+	s64 off = (s64)(e->ts_ns - e->now);
 
 	if (!k->any_hr || e->ts_ns - k->last_hr > WAKE_NS) {
 		k->wakeups++;
@@ -360,8 +361,13 @@ static void observe_hrtimer_expiry(struct pass *p, struct cpu1 *k, const struct 
 	}
 	k->any_hr = true;
 	k->last_hr = e->ts_ns;
-	if (e->ts_ns < e->now || off > 100000000000ULL)
-		return; /* another clock's base (realtime) */
+	/*
+	 * The trace clock (sched_clock) and CLOCK_MONOTONIC start apart, either
+	 * ahead (105 ms behind on the Linux port under QEMU); an hrtimer on
+	 * another clock's base (realtime: decades ahead) is no measure of it.
+	 */
+	if (off > OFF_MAX_NS || off < -OFF_MAX_NS)
+		return;
 	if (e->tick && (!p->have_off_tick || off < p->off_tick)) {
 		p->off_tick = off;
 		p->have_off_tick = true;
@@ -1017,7 +1023,7 @@ static void place_grid(struct pass *p)
 	s64 cand[16];
 	unsigned int votes[16], ncand = 0, best = 0;
 
-	s->mono_offset = p->have_off_tick ? p->off_tick : p->have_off_any ? p->off_any : 0;
+	s->mono_offset = (u64)(p->have_off_tick ? p->off_tick : p->have_off_any ? p->off_any : 0);
 	s->phase = p->any_tick_start ? p->first_tick_expires % s->tick_nsec : 0;
 	for (unsigned int i = 0; i < p->npairs; i++) {
 		s64 mono = (s64)(p->pair_t[i] - s->mono_offset) - (s64)s->phase;
