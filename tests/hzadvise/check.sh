@@ -230,10 +230,9 @@ line=$("$bin" -q "$out/sleeps.txt" 2>&1 | grep '^recommend:')
 # precedes, as recorded. So 2, 6 and 24 timeouts per 50 ms: 40, 120, 480
 # a second (the trace's two edges move them by 0.1 at most).
 # Without the wakeup lines the loop runs free: 1 per 2 ticks, 50, 125, 500.
-# The same with the trace clock 105.034 ms behind CLOCK_MONOTONIC (as the
-# Linux port's under QEMU): the jiffy grid is CLOCK_MONOTONIC's, so each
-# expiry's now= is ahead of its timestamp, and read as ahead the grid of a
-# lower HZ lands elsewhere on the trace.
+# The same counts with the trace clock 105.034 ms behind CLOCK_MONOTONIC
+# (as the Linux port's under QEMU): each expiry's now= is then ahead of its
+# timestamp, and the offset measured from them places the jiffy grid.
 "$out/synth" udp >"$out/udp.txt"
 "$out/synth" udp -105034000 >"$out/udp-behind.txt"
 grep -v ' sched_waking: ' "$out/udp.txt" >"$out/udp-nowake.txt"
