@@ -84,3 +84,17 @@ lx_random_hz() {
 	case $1 in '' | *[!0-9]*) echo "linux: LINUX_HZ_SEED='$1' is not a number" >&2; return 1 ;; esac
 	echo $((((10#$1 * 2654435761) % 4294967296) % 9977 + 24))
 }
+
+# lx_code_size FILE: the sizes of an object's functions summed (nm -S: its
+# t and T symbols), 0 when nm cannot read it. The code's size, where
+# size(1)'s text is not: x86_64 pads vmlinux's .text to the 2 MB boundary
+# where its entry code begins, so a few KB more or less do not move it.
+lx_code_size() {
+	nm -S "$1" 2>/dev/null | awk '
+	function hex(x,   i, v) {
+		v = 0; x = tolower(x)
+		for (i = 1; i <= length(x); i++) v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+		return v
+	}
+	NF == 4 && ($3 == "t" || $3 == "T") { n += hex($2) } END { printf "%d\n", n }'
+}
