@@ -224,7 +224,8 @@ int main(int argc, char **argv)
 	if (argc > 2) {
 		offset = strtoll(argv[2], &end, 10);
 		if (*end || offset <= -(int64_t)T0 || offset >= (int64_t)T0) {
-			fprintf(stderr, "synth: OFFSET '%s': not a number of ns within 100 s\n", argv[2]);
+			fprintf(stderr, "synth: OFFSET '%s': not a number of ns within 100 s\n",
+				argv[2]);
 			return 2;
 		}
 	}

@@ -32,14 +32,14 @@
 #include "map.h"
 #include "trace.h"
 
-#define WAKE_NS	  30000ULL /* expiries this close are one interrupt */
-#define MAX_PAIRS 512	   /* (time, jiffies) pairs kept to place the jiffy grid */
-#define MAX_CPUS  4096
-#define CHAIN_NS  50000000ULL	 /* a start this soon after its timer's expiry continues a loop */
-#define JUMP_NS	  60000000000ULL /* a timestamp this far ahead of the trace is corrupt */
+#define WAKE_NS	   30000ULL /* expiries this close are one interrupt */
+#define MAX_PAIRS  512	    /* (time, jiffies) pairs kept to place the jiffy grid */
+#define MAX_CPUS   4096
+#define CHAIN_NS   50000000ULL	  /* a start this soon after its timer's expiry continues a loop */
+#define JUMP_NS	   60000000000ULL /* a timestamp this far ahead of the trace is corrupt */
 #define OFF_MAX_NS 100000000000LL /* the trace clock and CLOCK_MONOTONIC at most 100 s apart */
-#define NBLOCKS	  20		 /* the span's blocks, for the uncertainties */
-#define NBINS	  (NBLOCKS * 64) /* observed wakeups' bins, halved in number as needed */
+#define NBLOCKS	   20		  /* the span's blocks, for the uncertainties */
+#define NBINS	   (NBLOCKS * 64) /* observed wakeups' bins, halved in number as needed */
 
 #define SPOOL_RECS 64 /* records written to a spool at once */
 
