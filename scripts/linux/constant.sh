@@ -62,8 +62,6 @@ fi
 
 # text FILE: the size of .text (size -A), 0 when there is none.
 text() { size -A "$1" 2>/dev/null | awk '$1 == ".text" { print $2; f = 1 } END { if (!f) print 0 }'; }
-	NF == 4 && ($3 == "t" || $3 == "T") { n += hex($2) } END { printf "%d\n", n }'
-}
 
 for n in 250 1000; do
 	c=$(kernel nodyn "$n") s=$(kernel stock "$n")

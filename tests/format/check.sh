@@ -36,3 +36,28 @@ if clang-format --dry-run --Werror "$out/unformatted.c" >/dev/null 2>&1; then
 else
 	record pass "format: an unformatted file is caught"
 fi
+
+# Every shell script of the tree parses (bash -n, or dash -n for #!/bin/sh):
+# a script that only check-long or make bench runs is otherwise first read
+# when it runs. One result naming the scripts that do not parse.
+bad=()
+: >"$out/parse.log"
+while IFS= read -r -d '' f; do
+	shell=bash
+	head -1 "$f" | grep -q '^#!/bin/sh' && shell=sh
+	"$shell" -n "$f" 2>>"$out/parse.log" || bad+=("$f")
+done < <(git ls-files -z '*.sh')
+if [ ${#bad[@]} -eq 0 ]; then
+	record pass "format: every shell script parses"
+	printf '%-50s ok\n' "format: every shell script parses"
+else
+	record fail "format: every shell script parses"
+	echo "format: do not parse: ${bad[*]} ($(head -1 "$out/parse.log"))" >&2
+fi
+# The test of the test: a script with a stray quote.
+printf '#!/bin/bash\necho "x\n' >"$out/broken.sh"
+if bash -n "$out/broken.sh" 2>/dev/null; then
+	record fail "format: a script that does not parse is caught"
+else
+	record pass "format: a script that does not parse is caught"
+fi
