@@ -93,7 +93,7 @@ read -r st2 sd2 sb2 <<<"$(sizes "${s250%/arch/*}/vmlinux")"
 st1=0 sd1=0 sb1=0
 [ -n "$s1000" ] && read -r st1 sd1 sb1 <<<"$(sizes "${s1000%/arch/*}/vmlinux")"
 read -r pt pd pb <<<"$(sizes "${p%/arch/*}/vmlinux")"
-read -r kt kd kb <<<"$(size "${p%/arch/*}/kernel/time/hz_kunit.o" | awk 'NR == 2 { print $1, $2, $3 }')"
+read -r kt kd kb <<<"$(sizes "${p%/arch/*}/kernel/time/hz_kunit.o")"
 sc2=$(lx_code_size "${s250%/arch/*}/vmlinux") sc1=0
 [ -n "$s1000" ] && sc1=$(lx_code_size "${s1000%/arch/*}/vmlinux")
 pc=$(lx_code_size "${p%/arch/*}/vmlinux") kc=$(lx_code_size "${p%/arch/*}/kernel/time/hz_kunit.o")
