@@ -768,9 +768,11 @@ static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 	/*
 	 * Another CPU's record can come after this CPU's later ones (source.c
 	 * holds it behind the local event it followed): it happens now, at
-	 * the last local event, which a skipped mark may be.
+	 * the last local event, which a skipped mark may be. (With a retune
+	 * no mark is skipped, and the time stays the record's for the
+	 * schedule's changes due.)
 	 */
-	if (t < c->counted)
+	if (t < c->counted && !c->retune_any)
 		t = c->counted;
 	if (c->retune_any) {
 		if (c->r->nretune)
