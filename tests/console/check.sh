@@ -36,10 +36,12 @@ if ! make --no-print-directory kernel initramfs >"$out/build.log" 2>&1; then
 	exit 0
 fi
 kernel=$(make --no-print-directory print-kernel)
-sock=dynhz-console-$$
 printf 'set -g history-limit 50000\n' >"$out/tmux.conf"
+# One tmux server per boot, on its own socket: two boots starting a shared
+# server at once raced (one got "server exited unexpectedly"), and a name
+# that begins another's (hz1000, hz10000) must never pick the wrong pane.
+# Each boot's subshell sets sock.
 tm() { tmux -L "$sock" -f "$out/tmux.conf" "$@"; }
-trap 'tm kill-server 2>/dev/null' EXIT
 
 # BusyBox's prompt (PS1 of /etc/shrc); capture-pane drops trailing blanks.
 PROMPT='^dynhz:[^ ]*#( |$)'
@@ -160,9 +162,10 @@ for c in "${cases[@]}"; do
 	read -r name hz <<<"$c"
 	[[ $name =~ $filter ]] || continue
 	(
+		sock=dynhz-console-$$-$name
+		trap 'tm kill-server 2>/dev/null' EXIT
 		session "$name" "$hz"
 		screen "$name" >"$out/$name.log"
-		tm kill-session -t "$name" 2>/dev/null
 	) &
 	throttle
 done
