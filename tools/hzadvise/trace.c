@@ -1546,6 +1546,8 @@ struct hz_reader {
 	bool eof, failed, dec_failed;
 	bool full_read;	 /* the last read filled the buffer: the input is large */
 	size_t pos, len; /* unread bytes: buf[pos..len) */
+	size_t nul;	 /* nul_ok: the first NUL at or after the last line looked at, else len */
+	bool nul_ok;	 /* nul is good for the buffer as it is (a read moves it) */
 	size_t cap;
 	char *buf;
 	struct hz_reader_stats st;
@@ -1833,6 +1835,7 @@ static int fill(struct hz_reader *r)
 	size_t avail = r->len - r->pos;
 	ssize_t n;
 
+	r->nul_ok = false;
 	if (r->pos) {
 		memmove(r->buf, r->buf + r->pos, avail);
 		r->pos = 0;
@@ -1960,6 +1963,24 @@ static void note_bad(struct hz_reader *r, const char *why, const char *line, siz
 		 (unsigned long long)r->st.lines, why, text, len > n ? "..." : "");
 }
 
+/*
+ * Does the line hold a NUL byte? One memchr to the end of what was read,
+ * kept until a line passes it, rather than one a line (most inputs have
+ * none at all).
+ */
+static bool has_nul(struct hz_reader *r, const char *line, size_t len)
+{
+	size_t at = (size_t)(line - r->buf);
+
+	if (!r->nul_ok || r->nul < at) {
+		const char *z = memchr(line, '\0', r->len - at);
+
+		r->nul = z ? (size_t)(z - r->buf) : r->len;
+		r->nul_ok = true;
+	}
+	return r->nul < at + len;
+}
+
 /* One line read: 1 an event, 0 skipped. */
 static int take_line(struct hz_reader *r, const char *line, size_t len, bool nl,
 		     struct hz_event *ev)
@@ -1970,7 +1991,7 @@ static int take_line(struct hz_reader *r, const char *line, size_t len, bool nl,
 	char what[96];
 
 	r->st.lines++;
-	if (memchr(line, '\0', len)) {
+	if (has_nul(r, line, len)) {
 		note_bad(r, "binary data", line, len);
 		return 0;
 	}
