@@ -238,6 +238,17 @@ static const uint64_t pow10_tab[10] = {
 	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
 };
 
+/* sec s and frac ns as ns, if that fits in 64 bits (no division: this runs a line). */
+static bool sec_ns(uint64_t sec, uint64_t frac, uint64_t *ns)
+{
+	uint64_t v;
+
+	if (__builtin_mul_overflow(sec, 1000000000U, &v) || __builtin_add_overflow(v, frac, &v))
+		return false;
+	*ns = v;
+	return true;
+}
+
 /*
  * SECONDS.FRACTION with 0 to 9 decimals, to ns, exactly: the fraction is
  * scaled by a power of ten, never through floating point. Without a dot
@@ -258,10 +269,7 @@ static const char *parse_ts_slow(const char *s, const char *e, uint64_t *ns)
 	if (dec_u64(s, dot, &sec) != NUM_OK || dec_u64(dot + 1, e, &frac) != NUM_OK)
 		return "bad timestamp";
 	frac *= pow10_tab[9 - nfrac];
-	if (sec > (UINT64_MAX - frac) / 1000000000U)
-		return "timestamp out of range";
-	*ns = sec * 1000000000U + frac;
-	return NULL;
+	return sec_ns(sec, frac, ns) ? NULL : "timestamp out of range";
 }
 
 /* The same in one scan, for SECONDS.FRACTION; anything else is left to parse_ts_slow(). */
@@ -279,10 +287,7 @@ static const char *parse_ts(const char *s, const char *e, uint64_t *ns)
 	if (p != e)
 		return parse_ts_slow(s, e, ns);
 	frac *= pow10_tab[9 - (e - f)];
-	if (sec > (UINT64_MAX - frac) / 1000000000U)
-		return "timestamp out of range";
-	*ns = sec * 1000000000U + frac;
-	return NULL;
+	return sec_ns(sec, frac, ns) ? NULL : "timestamp out of range";
 }
 
 /* ---- comments and headers ---- */
@@ -554,10 +559,7 @@ static const char *fast_ts(const char *p, const char *end, uint64_t *ns)
 	if (p == f || p - f > 9 || p == end || *p != ':' || (p + 1 < end && !is_space(p[1])))
 		return NULL;
 	frac *= pow10_tab[9 - (p - f)];
-	if (sec > (UINT64_MAX - frac) / 1000000000U)
-		return NULL;
-	*ns = sec * 1000000000U + frac;
-	return p;
+	return sec_ns(sec, frac, ns) ? p : NULL;
 }
 
 /*
