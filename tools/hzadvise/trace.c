@@ -1520,21 +1520,34 @@ int hz_parse_line_split(const char *line, size_t len, struct hz_event *ev, enum 
 
 bool hz_is_tick_handler(const char *func)
 {
-	static const char *const names[] = {
-		"tick_sched_timer",	     /* to 6.6 */
-		"tick_nohz_highres_handler", /* 6.7, 6.8 */
-		"tick_nohz_handler",	     /* 6.9 on */
+#define TICK_NAME(s)             \
+	{                        \
+		s, sizeof(s) - 1 \
+	}
+	static const struct {
+		char name[27];
+		uint8_t len;
+	} names[] = {
+		TICK_NAME("tick_sched_timer"),		/* to 6.6 */
+		TICK_NAME("tick_nohz_highres_handler"), /* 6.7, 6.8 */
+		TICK_NAME("tick_nohz_handler"),		/* 6.9 on */
 	};
-	size_t n, i;
+#undef TICK_NAME
 
 	/* Most functions are not the tick's: all its names begin "ti". */
 	if (func[0] != 't' || func[1] != 'i')
 		return false;
-	n = strcspn(func, "+ ");
+	/* A name, then the end or an offset ("+0x0/0x90") or a blank: no strcspn a line. */
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char after;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == n && !memcmp(func, names[i], n))
+		/* strncmp stops at func's end: past it, func[len] is there to read. */
+		if (strncmp(func, names[i].name, names[i].len))
+			continue;
+		after = func[names[i].len];
+		if (!after || after == '+' || after == ' ')
 			return true;
+	}
 	return false;
 }
 
