@@ -613,7 +613,9 @@ static struct inst *new_inst(struct ctx *c, uint32_t idx)
 
 	if (in) {
 		c->spare = in->next;
-		memset(in, 0, sizeof(*in));
+		/* 64 bytes a memset: one of its size is rep stos, a fifth of start()'s time. */
+		for (size_t i = 0; i < sizeof(*in); i += 64)
+			memset((char *)in + i, 0, sizeof(*in) - i < 64 ? sizeof(*in) - i : 64);
 	} else if (!(in = calloc(1, sizeof(*in)))) {
 		abort();
 	}
