@@ -1455,21 +1455,6 @@ static const char *parse_fields(const char *p, const char *end, struct hz_event 
 	}
 }
 
-/*
- * The event zeroed for the next line, 64 bytes at a time: as one memset
- * of its size, gcc emits rep stos, whose start-up on x86_64 cost a sixth
- * of parse_line's time (perf); 64 bytes are four plain vector stores.
- */
-static void clear_event(struct hz_event *ev)
-{
-	char *p = (char *)ev;
-	size_t i;
-
-	for (i = 0; i + 64 <= sizeof(*ev); i += 64)
-		memset(p + i, 0, 64);
-	memset(p + i, 0, sizeof(*ev) - i);
-}
-
 /* The whole line's reading; *ckind says which comment it was. */
 static enum hz_line_kind parse_line(const char *line, size_t len, struct hz_event *ev,
 				    const char **why, enum comment *ckind, bool fast)
@@ -1492,7 +1477,7 @@ static enum hz_line_kind parse_line(const char *line, size_t len, struct hz_even
 	type = c.fast ? c.type : event_type(c.name, c.name_end);
 	if (type < 0)
 		return HZ_LINE_UNKNOWN;
-	clear_event(ev);
+	hz_zero(ev, sizeof(*ev));
 	ev->pid = -1;
 	ev->type = (uint8_t)type;
 	if ((*why = parse_context(&c, ev)) || (*why = parse_fields(c.fields, end, ev, fast)))
@@ -1525,8 +1510,8 @@ bool hz_is_tick_handler(const char *func)
 		s, sizeof(s) - 1 \
 	}
 	static const struct {
-		char name[27];
-		uint8_t len;
+		const char *name;
+		size_t len;
 	} names[] = {
 		TICK_NAME("tick_sched_timer"),		/* to 6.6 */
 		TICK_NAME("tick_nohz_highres_handler"), /* 6.7, 6.8 */
