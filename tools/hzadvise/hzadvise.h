@@ -244,9 +244,29 @@ void result_add(struct result *sum, const struct result *cpu);
 /* The setting's HZ as the lines print it: "250"; with --retune, HZ@T from T s on: "1000@0>100@10". */
 const char *result_hz(const struct result *r, char *buf, size_t len);
 
-/* Replays CPU cpu of s at r->hz / r->nohz into r. */
+/*
+ * What the fixed settings' replays of one CPU share, made by the first of
+ * them. The busy time: busy and idle change only at the CPU's own events,
+ * so the trace alone decides it, whatever the setting. And the spool
+ * without the busy marks the replay only counts busy time at (57 % of the
+ * bench's records), which the other settings read instead of the whole.
+ */
+struct lean_spool {
+	FILE *spool;	     /* the records kept */
+	bool made;	     /* complete: the next replays read it */
+	bool failed;	     /* could not be made: they read the whole spool */
+	u64 marks;	     /* records left out, replayed events all the same */
+	u64 busy, *busy_blk; /* busy ns, in all and per block */
+};
+void lean_free(struct lean_spool *l);
+
+/*
+ * Replays CPU cpu of s at r->hz / r->nohz into r. l, for a fixed setting
+ * (no retune), is the CPU's lean spool: the first such replay makes it,
+ * the next read it. NULL: the whole spool, every time.
+ */
 void replay_cpu(const struct source *s, unsigned int cpu, const struct options *o,
-		struct result *r);
+		struct lean_spool *l, struct result *r);
 
 /* Linux's wheel: the jiffy a timer due at expires, filed at clk, really runs. */
 u64 linux_bucket_expiry(u64 expires, u64 clk, unsigned int hz);

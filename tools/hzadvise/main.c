@@ -430,6 +430,8 @@ int main(int argc, char **argv)
 	unsigned int hz[66], n, nall;
 	bool nohz[66];
 	struct result res[66], *cpu[66];
+	struct lean_spool *lean;
+	bool lean_on;
 	struct retune_step plan[MAX_RETUNE];
 	unsigned int nplan = 0;
 	char name[512];
@@ -464,6 +466,11 @@ int main(int argc, char **argv)
 		hz[nall] = o.auto_idle;
 		nohz[nall++] = s.nohz;
 	}
+	/* HZADVISE_LEAN=0: each replay reads the whole spool (tests/hzadvise compares) */
+	lean_on = !getenv("HZADVISE_LEAN") || strcmp(getenv("HZADVISE_LEAN"), "0");
+	lean = calloc(s.ncpu, sizeof(*lean));
+	if (!lean)
+		abort();
 	t0 = now_s();
 	for (unsigned int i = 0; i < nall; i++) {
 		result_init(&res[i], hz[i], nohz[i], &s);
@@ -483,7 +490,7 @@ int main(int argc, char **argv)
 			cpu[i][c].nretune = res[i].nretune;
 			cpu[i][c].auto_busy = res[i].auto_busy;
 			cpu[i][c].auto_idle = res[i].auto_idle;
-			replay_cpu(&s, c, &o, &cpu[i][c]);
+			replay_cpu(&s, c, &o, lean_on && i < n ? &lean[c] : NULL, &cpu[i][c]);
 			result_add(&res[i], &cpu[i][c]);
 		}
 		if (res[i].early)
@@ -513,6 +520,9 @@ int main(int argc, char **argv)
 		rc = fail("%s", err, "");
 	if (o.html && write_html(o.html, &o, &s, res, n, recorded, &a, err, sizeof(err)))
 		rc = fail("%s", err, "");
+	for (unsigned int c = 0; c < s.ncpu; c++)
+		lean_free(&lean[c]);
+	free(lean);
 	for (unsigned int i = 0; i < nall; i++) {
 		for (unsigned int c = 0; c < s.ncpu; c++)
 			result_free(&cpu[i][c]);

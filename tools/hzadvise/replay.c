@@ -72,6 +72,7 @@
 #define WAKE_NS	       30000ULL /* interrupts this close are one wakeup (as source.c) */
 #define READ_RECS      8192
 #define LOOKAHEAD_RECS 1024
+#define LEAN_RECS      1024 /* written at once (as source.c's spools) */
 /*
  * The simulated clock: 1 GHz, so that a jiffy is a whole number of ns,
  * round(10^9 / HZ), the tick Linux makes (TICK_NSEC), at every HZ (the
@@ -138,6 +139,12 @@ struct ctx {
 	u64 mono_offset; /* s->mono_offset */
 	u64 busy_gap;	 /* the rule's busy: the next local event within 1.5 recorded ticks */
 	bool retune_any; /* --retune or --retune-auto */
+	/* The lean spool: this replay makes it, or reads it and its busy time. */
+	struct lean_spool *making;
+	bool busy_known;
+	bool looking;	 /* making: the governor looks ahead for the next local event */
+	struct rec *out; /* making: records waiting to be written, LEAN_RECS at most */
+	size_t nout;
 };
 
 /*
@@ -361,7 +368,7 @@ static void account(struct ctx *c, u64 t)
 	if (t <= from)
 		return;
 	c->counted = t;
-	if (c->idle)
+	if (c->idle || c->busy_known)
 		return;
 	a = from > c->win_lo ? from : c->win_lo;
 	b = t < c->win_hi ? t : c->win_hi;
@@ -752,7 +759,8 @@ static bool busy_after(const struct ctx *c, const struct rec *r)
 	return (r->flags & RF_BUSY_ON) && r->aux <= c->busy_gap;
 }
 
-static void one(struct ctx *c, const struct rec *r, const struct rec *end)
+/* Replays r; true if it was a busy mark, which changed nothing but the busy time. */
+static bool one(struct ctx *c, const struct rec *r, const struct rec *end)
 {
 	u64 t = sim_time(c, r->ts);
 
@@ -767,7 +775,7 @@ static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 	    busy_after(c, r)) {
 		account(c, t);
 		c->r->events++;
-		return;
+		return true;
 	}
 	/*
 	 * Another CPU's record can come after this CPU's later ones (source.c
@@ -811,6 +819,108 @@ static void one(struct ctx *c, const struct rec *r, const struct rec *end)
 				    (!(r->flags & RF_TICK) && governor_keeps_tick(c, r, end));
 	}
 	c->r->events++;
+	return false;
+}
+
+static void lean_give_up(struct ctx *c)
+{
+	fclose(c->making->spool);
+	c->making->spool = NULL;
+	c->making->failed = true;
+	c->making = NULL;
+}
+
+static void lean_flush(struct ctx *c)
+{
+	if (c->nout && fwrite(c->out, sizeof(*c->out), c->nout, c->making->spool) != c->nout)
+		lean_give_up(c);
+	c->nout = 0;
+}
+
+/*
+ * Replays r and writes what the next settings need of it to the lean
+ * spool. A busy mark is left out, unless the idle governor may be looking
+ * for it: after a local event that left the CPU idle, governor_keeps_tick()
+ * looks past the tick's records for the next local one that is not, and
+ * a tick's record may have made the CPU busy again before it.
+ *
+ * Every record kept has the time this replay gave it: another CPU's record
+ * that comes after a later local one happens at the last local event's
+ * time, which may be a mark's that is left out. A local record so moved
+ * would move the governor's look ahead too; none has been seen, but if one
+ * comes the lean spool is given up, and the next replays read the whole.
+ */
+static void one_making(struct ctx *c, const struct rec *r, const struct rec *end)
+{
+	u64 t = sim_time(c, r->ts), counted = c->counted;
+	bool looked_for = c->looking && !(r->flags & RF_TICK);
+
+	if (one(c, r, end) && !looked_for) {
+		c->making->marks++;
+		return;
+	}
+	if ((r->flags & RF_LOCAL) && !(r->flags & RF_TICK))
+		c->looking = c->idle;
+	c->out[c->nout] = *r;
+	if (t < counted) {
+		if (r->flags & RF_LOCAL) {
+			lean_give_up(c);
+			return;
+		}
+		c->out[c->nout].ts = counted + c->mono_offset;
+	}
+	if (++c->nout == LEAN_RECS)
+		lean_flush(c);
+}
+
+/* This replay makes l, if it is the first to need it; it reads it if made. */
+static FILE *lean_open(struct ctx *c, struct lean_spool *l, FILE *whole)
+{
+	if (!l || c->retune_any || l->failed || !whole)
+		return whole;
+	if (l->made) {
+		c->busy_known = true;
+		return l->spool;
+	}
+	l->spool = tmpfile();
+	c->out = malloc(LEAN_RECS * sizeof(*c->out));
+	if (!l->spool || !c->out || setvbuf(l->spool, NULL, _IONBF, 0)) {
+		if (l->spool)
+			fclose(l->spool);
+		l->spool = NULL;
+		l->failed = true;
+		return whole;
+	}
+	c->making = l;
+	return whole;
+}
+
+/* The end of the replay: the lean spool made, or its busy time read. */
+static void lean_close(struct ctx *c, struct lean_spool *l)
+{
+	if (c->busy_known) {
+		c->busy = l->busy;
+		memcpy(c->busy_blk, l->busy_blk, c->r->nblocks * sizeof(*c->busy_blk));
+		c->r->events += l->marks;
+	} else if (c->making) {
+		lean_flush(c);
+	}
+	if (c->making) {
+		l->busy = c->busy;
+		l->busy_blk = malloc((c->r->nblocks ? c->r->nblocks : 1) * sizeof(*l->busy_blk));
+		if (!l->busy_blk)
+			abort();
+		memcpy(l->busy_blk, c->busy_blk, c->r->nblocks * sizeof(*l->busy_blk));
+		l->made = true;
+	}
+	free(c->out);
+}
+
+void lean_free(struct lean_spool *l)
+{
+	if (l->spool)
+		fclose(l->spool);
+	free(l->busy_blk);
 }
 
 /*
@@ -840,11 +950,13 @@ static void boot(const struct ctx *c)
 		fprintf(stderr, "hzadvise: %s: %s\n", cmd, dynhz_host_last_line());
 }
 
-void replay_cpu(const struct source *s, unsigned int cpu, const struct options *o, struct result *r)
+void replay_cpu(const struct source *s, unsigned int cpu, const struct options *o,
+		struct lean_spool *l, struct result *r)
 {
 	struct ctx c = { .s = s, .o = o, .r = r, .idle = true, .hz = r->hz };
 	struct rec buf[READ_RECS];
 	size_t n;
+	FILE *spool;
 
 	c.mono_offset = s->mono_offset;
 	c.busy_gap = s->tick_nsec + s->tick_nsec / 2;
@@ -865,25 +977,28 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 	for (size_t i = 0; i < s->npre; i++)
 		if (s->pre_cpu[i] == cpu)
 			start(&c, &s->pre[i]);
-	if (s->spool[cpu]) {
+	spool = lean_open(&c, l, s->spool[cpu]);
+	if (spool) {
 		size_t have = 0, at = 0;
 		bool eof = false;
 
-		rewind(s->spool[cpu]);
+		rewind(spool);
 		/* A window of records: each sees up to LOOKAHEAD_RECS after it. */
 		for (;;) {
 			if (!eof && have - at < LOOKAHEAD_RECS) {
 				memmove(buf, buf + at, (have - at) * sizeof(buf[0]));
 				have -= at;
 				at = 0;
-				n = fread(buf + have, sizeof(buf[0]), READ_RECS - have,
-					  s->spool[cpu]);
+				n = fread(buf + have, sizeof(buf[0]), READ_RECS - have, spool);
 				have += n;
 				eof = n == 0;
 			}
 			if (at == have)
 				break;
-			one(&c, &buf[at], buf + have);
+			if (c.making)
+				one_making(&c, &buf[at], buf + have);
+			else
+				one(&c, &buf[at], buf + have);
 			at++;
 		}
 	}
@@ -892,6 +1007,7 @@ void replay_cpu(const struct source *s, unsigned int cpu, const struct options *
 	advance(&c, c.win_hi);
 	if (c.idle)
 		close_idle(&c, c.win_hi);
+	lean_close(&c, l);
 	dynhz_host_set_irq_hook(NULL, NULL);
 	r->busy_ns += (double)c.busy;
 	for (unsigned int b = 0; b < r->nblocks; b++)
