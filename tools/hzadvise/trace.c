@@ -602,7 +602,8 @@ static bool fast_after_cpu(const char *p, const char *end, struct cols *c)
 	p = skip_spaces(p, end);
 	c->irq = c->irq_end = NULL;
 	if (p < end && !is_digit(*p)) {
-		q = skip_token(p, end);
+		for (q = p; q < end && !is_space(*q) && q - p <= HZ_IRQ_MAX; q++)
+			;
 		/* Too long, or a token ending in ':' (after_cpu() takes it as the time). */
 		if (q == p || q - p > HZ_IRQ_MAX || q[-1] == ':')
 			return false;
