@@ -22,8 +22,9 @@ reps=${HZB_REPS:-3}
 pin=()
 command -v taskset >/dev/null && pin=(taskset -c 0)
 
-[ -x "$bin" ] && [ -x "$out/stretch" ] && [ -f "$out/net.txt" ] || {
-	echo "item7: run bench/hzadvise/run.sh first (needs $bin, $out/stretch, $out/net.txt)" >&2
+[ -x "$bin" ] && [ -x "$out/stretch" ] && [ -x "$out/parse" ] && [ -f "$out/net.txt" ] || {
+	echo "item7: run bench/hzadvise/run.sh first (needs $bin, $out/stretch, $out/parse," \
+		"$out/net.txt)" >&2
 	exit 1
 }
 if [ ! -f "$out/net-10m.txt" ] || [ "$out/net.txt" -nt "$out/net-10m.txt" ]; then
@@ -50,6 +51,13 @@ for _ in $(seq "$reps"); do
 	echo "1x $(one "$out/net.txt")" >>"$out/item7.runs"
 done
 
+# The parser alone, over the net trace written 10 times (300 k lines) in
+# memory, fastest of 20 passes: how much of the reading is the parsing.
+"$out/stretch" 10 "$out/net.txt" >"$out/item7-x10.txt" 2>/dev/null
+echo "parse $("${pin[@]}" "$out/parse" "$out/item7-x10.txt" 20 |
+	sed -n 's/.* \([0-9.]*\) ns a line.*/\1/p')" >>"$out/item7.runs"
+rm -f "$out/item7-x10.txt"
+
 echo "issue 30, item 7: $(awk '$1 == "10m" { print $4; exit }' "$out/item7.runs") lines" \
 	"(net.txt x333), the default 8 settings, ${pin[*]:-no taskset}, median of $reps;" \
 	"load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
@@ -61,6 +69,7 @@ function med(k,    n, i, j, t, v) {
 		for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
 	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 }
+$1 == "parse" { parse_ns = $2; next }
 {
 	n = ++runs[$1]
 	for (i = 2; i <= 7; i++) {
@@ -76,6 +85,9 @@ END {
 	printf "%-36s %12.2f %10s %9.2fx\n", "wall time, parse + 8 replays (s)", wall, "<= 3", wall / 3
 	printf "%-36s %12.2f %10s %10s\n", "  of it the parse (s)", rd, "", ""
 	printf "%-36s %12.2f %10s %10s\n", "  parse (M lines/s)", lines / rd / 1e6, "", ""
+	printf "%-36s %12.1f %10s %10s\n", "  of a line, the parser alone (ns)", parse_ns, "", ""
+	printf "%-36s %12.1f %10s %10s\n", "  of a line, all the reading (ns)", rd / lines * 1e9, "",
+		""
 	printf "%-36s %12.2f %10s %9.2fx\n", "replay (M events/s per setting)", ev / rp / 1e6, ">= 50",
 		ev / rp / 1e6 / 50
 	printf "%-36s %12.1f %10s %9.2fx\n", "peak RSS, 10 M events (MB)", rss / 1024, "flat",
