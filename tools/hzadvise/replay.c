@@ -849,6 +849,11 @@ static void lean_flush(struct ctx *c)
  * time, which may be a mark's that is left out. A local record so moved
  * would move the governor's look ahead too; none has been seen, but if one
  * comes the lean spool is given up, and the next replays read the whole.
+ *
+ * The look ahead sees at least LOOKAHEAD_RECS records in either spool;
+ * only a next local event farther than that (more records of other CPUs
+ * and of the tick between) could be found in one and not the other, as it
+ * could already in one spool at two places of its read window.
  */
 static void one_making(struct ctx *c, const struct rec *r, const struct rec *end)
 {
