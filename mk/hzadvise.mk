@@ -5,7 +5,9 @@ HZA_SRC	:= $(wildcard tools/hzadvise/*.c)
 HZA_DIR	?= build/tools
 HZA_LIB	?= build/host/libdynhz.a
 HZA_BIN	:= $(HZA_DIR)/hzadvise
-HZA_CFLAGS := $(DZ_STD) $(DZ_WARN) $(SANF) -Iinclude $(DZ_OPT) $(CFLAGS)
+# -O3 over the project's -O2: the trace reader's loops, 5 % faster reading
+# 10 M lines (docs/ADVISOR.md, "Speed and memory"); the replay the same.
+HZA_CFLAGS := $(DZ_STD) $(DZ_WARN) $(SANF) -Iinclude $(DZ_OPT) -O3 $(CFLAGS)
 
 .PHONY: hzadvise
 all: hzadvise
