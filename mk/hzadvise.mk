@@ -7,7 +7,8 @@ HZA_LIB	?= build/host/libdynhz.a
 HZA_BIN	:= $(HZA_DIR)/hzadvise
 # -O3 over the project's -O2: the trace reader's loops, 5 % faster reading
 # 10 M lines (docs/ADVISOR.md, "Speed and memory"); the replay the same.
-HZA_CFLAGS := $(DZ_STD) $(DZ_WARN) $(SANF) -Iinclude $(DZ_OPT) -O3 $(CFLAGS)
+HZA_OPT	:= $(DZ_OPT) -O3
+HZA_CFLAGS := $(DZ_STD) $(DZ_WARN) $(SANF) -Iinclude $(HZA_OPT) $(CFLAGS)
 
 .PHONY: hzadvise
 all: hzadvise

@@ -16,4 +16,4 @@ $(HZB_STRETCH): bench/hzadvise/stretch.c
 
 $(HZB_PARSE): bench/hzadvise/parse.c tools/hzadvise/trace.c tools/hzadvise/trace.h
 	@mkdir -p $(dir $@)
-	$(CC) $(DZ_STD) $(DZ_WARN) -Itools/hzadvise $(DZ_OPT) $(CFLAGS) $< tools/hzadvise/trace.c -o $@
+	$(CC) $(DZ_STD) $(DZ_WARN) -Itools/hzadvise $(HZA_OPT) $(CFLAGS) $< tools/hzadvise/trace.c -o $@

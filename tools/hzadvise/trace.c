@@ -934,6 +934,45 @@ static const char *need_id(const struct fields *f, enum key k, uint64_t *id)
 	return num_why(k, hex_u64(f->v[k], f->ve[k], id));
 }
 
+/*
+ * The tick's own hrtimer handler, under each name Linux gave it, in the n
+ * bytes at func: a name, then the end, an offset ("+0x0/0x90"), a blank
+ * or a NUL. The length known, each name is one compare of known size.
+ */
+static bool tick_handler_n(const char *func, size_t n)
+{
+#define TICK_NAME(s)             \
+	{                        \
+		s, sizeof(s) - 1 \
+	}
+	static const struct {
+		const char *name;
+		size_t len;
+	} names[] = {
+		TICK_NAME("tick_sched_timer"),		/* to 6.6 */
+		TICK_NAME("tick_nohz_highres_handler"), /* 6.7, 6.8 */
+		TICK_NAME("tick_nohz_handler"),		/* 6.9 on */
+	};
+#undef TICK_NAME
+
+	/* Most functions are not the tick's: all its names begin "ti". */
+	if (n < 2 || func[0] != 't' || func[1] != 'i')
+		return false;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t len = names[i].len;
+
+		if (n >= len && !memcmp(func, names[i].name, len) &&
+		    (n == len || !func[len] || func[len] == '+' || func[len] == ' '))
+			return true;
+	}
+	return false;
+}
+
+bool hz_is_tick_handler(const char *func)
+{
+	return tick_handler_n(func, strlen(func));
+}
+
 static const char *need_func(const struct fields *f, struct hz_event *ev)
 {
 	size_t n;
@@ -1293,7 +1332,7 @@ static bool fast_func(const char *s, const char *end, const char **e, struct hz_
 		n = sizeof(ev->func) - 1;
 	memcpy(ev->func, s, n);
 	ev->func[n] = '\0';
-	ev->tick = hz_is_tick_handler(ev->func);
+	ev->tick = tick_handler_n(ev->func, n);
 	return true;
 }
 
@@ -1547,39 +1586,6 @@ int hz_parse_line_split(const char *line, size_t len, struct hz_event *ev, enum 
 
 	*kind = parse_line(line, len, ev, why, &ck, false);
 	return *kind == HZ_LINE_EVENT ? 1 : *kind == HZ_LINE_BAD ? -1 : 0;
-}
-
-bool hz_is_tick_handler(const char *func)
-{
-#define TICK_NAME(s)             \
-	{                        \
-		s, sizeof(s) - 1 \
-	}
-	static const struct {
-		const char *name;
-		size_t len;
-	} names[] = {
-		TICK_NAME("tick_sched_timer"),		/* to 6.6 */
-		TICK_NAME("tick_nohz_highres_handler"), /* 6.7, 6.8 */
-		TICK_NAME("tick_nohz_handler"),		/* 6.9 on */
-	};
-#undef TICK_NAME
-
-	/* Most functions are not the tick's: all its names begin "ti". */
-	if (func[0] != 't' || func[1] != 'i')
-		return false;
-	/* A name, then the end or an offset ("+0x0/0x90") or a blank: no strcspn a line. */
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		char after;
-
-		/* strncmp stops at func's end: past it, func[len] is there to read. */
-		if (strncmp(func, names[i].name, names[i].len))
-			continue;
-		after = func[names[i].len];
-		if (!after || after == '+' || after == ' ')
-			return true;
-	}
-	return false;
 }
 
 /* ---- the reader ---- */
