@@ -248,8 +248,8 @@ const char *result_hz(const struct result *r, char *buf, size_t len);
  * What the fixed settings' replays of one CPU share, made by the first of
  * them. The busy time: busy and idle change only at the CPU's own events,
  * so the trace alone decides it, whatever the setting. And the spool
- * without the busy marks the replay only counts busy time at (57 % of the
- * bench's records), which the other settings read instead of the whole.
+ * without the busy marks the replay only counts busy time at (58 % of the
+ * net trace's records), which the other settings read instead of the whole.
  */
 struct lean_spool {
 	FILE *spool;	     /* the records kept */

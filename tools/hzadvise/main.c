@@ -498,6 +498,10 @@ int main(int argc, char **argv)
 				result_hz(&res[i], name, sizeof(name)),
 				(unsigned long long)res[i].early);
 	}
+	/* The lean spools' disk is given back before the report is written. */
+	for (unsigned int c = 0; c < s.ncpu; c++)
+		lean_free(&lean[c]);
+	free(lean);
 	if (o.verbose) {
 		double dt = now_s() - t0, ev = 0;
 
@@ -520,9 +524,6 @@ int main(int argc, char **argv)
 		rc = fail("%s", err, "");
 	if (o.html && write_html(o.html, &o, &s, res, n, recorded, &a, err, sizeof(err)))
 		rc = fail("%s", err, "");
-	for (unsigned int c = 0; c < s.ncpu; c++)
-		lean_free(&lean[c]);
-	free(lean);
 	for (unsigned int i = 0; i < nall; i++) {
 		for (unsigned int c = 0; c < s.ncpu; c++)
 			result_free(&cpu[i][c]);
