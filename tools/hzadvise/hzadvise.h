@@ -252,8 +252,7 @@ const char *result_hz(const struct result *r, char *buf, size_t len);
  * net trace's records), which the other settings read instead of the whole.
  */
 struct lean_spool {
-	FILE *spool;	     /* the records kept */
-	bool made;	     /* complete: the next replays read it */
+	FILE *spool;	     /* the records kept; once set, complete (made in one replay) */
 	bool failed;	     /* could not be made: they read the whole spool */
 	u64 marks;	     /* records left out, replayed events all the same */
 	u64 busy, *busy_blk; /* busy ns, in all and per block */

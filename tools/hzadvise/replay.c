@@ -885,7 +885,7 @@ static FILE *lean_open(struct ctx *c, struct lean_spool *l, FILE *whole)
 {
 	if (!l || c->retune_any || l->failed || !whole)
 		return whole;
-	if (l->made) {
+	if (l->spool) {
 		c->busy_known = true;
 		return l->spool;
 	}
@@ -918,7 +918,6 @@ static void lean_close(struct ctx *c, struct lean_spool *l)
 		if (!l->busy_blk)
 			abort();
 		memcpy(l->busy_blk, c->busy_blk, c->r->nblocks * sizeof(*l->busy_blk));
-		l->made = true;
 	}
 	free(c->out);
 }

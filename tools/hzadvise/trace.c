@@ -986,7 +986,7 @@ static const char *need_func(const struct fields *f, struct hz_event *ev)
 		n = sizeof(ev->func) - 1;
 	memcpy(ev->func, f->v[K_FUNCTION], n);
 	ev->func[n] = '\0';
-	ev->tick = hz_is_tick_handler(ev->func);
+	ev->tick = tick_handler_n(ev->func, n);
 	return NULL;
 }
 
