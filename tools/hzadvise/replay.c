@@ -120,6 +120,7 @@ struct ctx {
 	bool any_run;
 	unsigned int hz;	 /* now */
 	u64 period;		 /* of a jiffy at hz, simulated ns */
+	u64 period_inv;		 /* floor((2^64 - 1) / period): per_div() divides by it */
 	u64 tick_nsec;		 /* Linux's TICK_NSEC at hz */
 	u64 anchor_j, anchor_ns; /* jiffy anchor_j + k begins at anchor_ns + k periods */
 	unsigned int step;	 /* the next --retune change */
@@ -386,10 +387,28 @@ static u64 period_ns(const struct ctx *c)
 	return c->period;
 }
 
+/*
+ * x / period, exactly, by a multiply: every start divides by the period
+ * two or three times, and a 64-bit divide costs as much as the rest of
+ * the start's arithmetic. The reciprocal's estimate is below the quotient
+ * by at most 2; the remainder says by how much.
+ */
+static inline u64 per_div(const struct ctx *c, u64 x)
+{
+	u64 q = (u64)(((unsigned __int128)x * c->period_inv) >> 64), r = x - q * c->period;
+
+	while (r >= c->period) {
+		q++;
+		r -= c->period;
+	}
+	return q;
+}
+
 static void set_hz(struct ctx *c, unsigned int hz)
 {
 	c->hz = hz;
 	c->period = dynhz_host_period(hz).num * NS_PER_CYC;
+	c->period_inv = UINT64_MAX / c->period;
 	c->tick_nsec = (1000000000ULL + hz / 2) / hz;
 }
 
@@ -409,7 +428,7 @@ static void skip_ticks(struct ctx *c, u64 t)
 	if (t - c->now < 8 * per || (c->r->nohz && c->idle && !c->retain) ||
 	    (c->nheap && c->heap[0]->due <= t))
 		return;
-	k = dynhz_host_skip_ticks((t - c->now) / per - 1, &first);
+	k = dynhz_host_skip_ticks(per_div(c, t - c->now) - 1, &first);
 	for (u64 i = 0; i < k; i++)
 		on_irq(first + i * (per / NS_PER_CYC), c);
 }
@@ -532,7 +551,7 @@ static unsigned long jiffy_at(const struct ctx *c, u64 t)
  */
 static unsigned long cur_jiffies(const struct ctx *c)
 {
-	return (unsigned long)(c->anchor_j + (c->now - c->anchor_ns) / period_ns(c));
+	return (unsigned long)(c->anchor_j + per_div(c, c->now - c->anchor_ns));
 }
 
 /* The jiffy at H that is k periods after anchor: its start in simulated ns. */
@@ -553,7 +572,7 @@ static unsigned long timeout_at(const struct ctx *c, u64 T)
 		return 0;
 	if (ta == tb)
 		return (unsigned long)T;
-	return (unsigned long)((T - 1) * ta / tb + 1);
+	return (unsigned long)(per_div(c, (T - 1) * ta) + 1);
 }
 
 /*
@@ -604,7 +623,7 @@ static void arm(struct ctx *c, struct inst *in, unsigned long exp, bool defer)
  */
 static void rearm_at(struct ctx *c, struct inst *in, u64 s)
 {
-	unsigned long cur = (unsigned long)(c->anchor_j + (s - c->anchor_ns) / c->period);
+	unsigned long cur = (unsigned long)(c->anchor_j + per_div(c, s - c->anchor_ns));
 	unsigned long exp = cur + timeout_at(c, in->T);
 
 	in->treq = jiffy_ns(c, exp);
@@ -692,7 +711,7 @@ static void start(struct ctx *c, const struct rec *r)
 		u64 t = (s64)c->now < next ? c->now : next > 0 ? (u64)next - 1 : 0;
 		unsigned long cur =
 			(unsigned long)(c->anchor_j +
-					(t < c->anchor_ns ? 0 : (t - c->anchor_ns) / period_ns(c)));
+					(t < c->anchor_ns ? 0 : per_div(c, t - c->anchor_ns)));
 
 		exp = cur + timeout_at(c, T);
 		/* round_jiffies: a whole second of the recording's jiffies, half a second or more ahead. */

@@ -412,7 +412,9 @@ static void observe_tick(struct pass *p, struct cpu1 *k, const struct hz_event *
 			p->min_tick_step = e->expires - k->last_tick_start;
 		k->last_tick_start = e->expires;
 		k->any_tick_start = true;
-		p->tick_gcd = gcd(p->tick_gcd, e->expires);
+		/* It has mostly converged: a multiple of it leaves it as it is, at one division. */
+		if (!p->tick_gcd || e->expires % p->tick_gcd)
+			p->tick_gcd = gcd(p->tick_gcd, e->expires);
 	}
 }
 
