@@ -14,6 +14,15 @@ $(HZB_STRETCH): bench/hzadvise/stretch.c
 	@mkdir -p $(dir $@)
 	$(CC) $(DZ_STD) $(DZ_WARN) $(DZ_OPT) $(CFLAGS) $< -o $@
 
+# The parser as hzadvise has it: with the profile-guided build, its own
+# trace.o (the object the profile laid out), else trace.c as hzadvise
+# compiles it.
+ifeq ($(HZA_PGO),1)
+$(HZB_PARSE): bench/hzadvise/parse.c tools/hzadvise/trace.h $(HZA_BIN)
+	@mkdir -p $(dir $@)
+	$(CC) $(DZ_STD) $(DZ_WARN) -Itools/hzadvise $(HZA_OPT) $(CFLAGS) $< $(HZA_PGO_DIR)/trace.o -o $@
+else
 $(HZB_PARSE): bench/hzadvise/parse.c tools/hzadvise/trace.c tools/hzadvise/trace.h
 	@mkdir -p $(dir $@)
 	$(CC) $(DZ_STD) $(DZ_WARN) -Itools/hzadvise $(HZA_OPT) $(CFLAGS) $< tools/hzadvise/trace.c -o $@
+endif
