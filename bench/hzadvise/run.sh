@@ -26,7 +26,7 @@ out=build/bench/hzadvise
 bin=build/tools/hzadvise
 reps=${HZB_REPS:-3}
 secs=${HZB_SECONDS:-3600}
-rec_bytes=40 # sizeof(struct rec), tools/hzadvise/hzadvise.h: one spooled event
+rec_bytes=32 # sizeof(struct rec), tools/hzadvise/hzadvise.h: one spooled event
 mkdir -p "$out/runs"
 rm -f "$out"/runs/*
 
