@@ -4,7 +4,8 @@
  * map against a plain array under a million random puts, gets and
  * deletes; the histogram's quantiles against a sorted array (within its
  * documented 0.4 %, exact below 512 and at the extremes); Linux's wheel
- * levels at hand-worked points. Prints "pass NAME" or "fail NAME".
+ * levels at hand-worked points; the replay's division by a multiply
+ * against the CPU's divide. Prints "pass NAME" or "fail NAME".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,11 +142,64 @@ static int test_wheel(void)
 	return verdict("wheel: Linux's buckets at worked points", bad);
 }
 
+/* Every x at the bounds of d (0, 1, d - 1, d, d + 1, multiples, 2^64 - 1) against x / d. */
+static int udiv_bounds(u64 d)
+{
+	u64 xs[] = { 0,
+		     1,
+		     d - 1,
+		     d,
+		     d + 1,
+		     2 * d - 1,
+		     2 * d,
+		     1000 * d + 999,
+		     UINT64_MAX,
+		     UINT64_MAX - 1,
+		     UINT64_MAX / d * d,
+		     UINT64_MAX - d };
+	struct udiv v;
+	int bad = 0;
+
+	udiv_set(&v, d);
+	for (size_t j = 0; j < sizeof(xs) / sizeof(xs[0]); j++)
+		bad |= udiv_q(&v, xs[j]) != xs[j] / d;
+	return bad;
+}
+
+/*
+ * The replay's division by a multiply against the CPU's own divide: the
+ * bounds of x for the jiffy's period at every HZ from 1 to 10000 and for
+ * d around each power of two (1 to 2^64 - 1), then a million random pairs
+ * of random magnitudes.
+ */
+static int test_udiv(void)
+{
+	int bad = 0;
+
+	for (u64 hz = 1; hz <= 10000; hz++)
+		bad |= udiv_bounds((1000000000ULL + hz / 2) / hz);
+	for (int k = 0; k < 64; k++)
+		bad |= udiv_bounds(1ULL << k) | udiv_bounds((1ULL << k) + 1) |
+		       udiv_bounds((1ULL << k) - 1 + (k == 0));
+	bad |= udiv_bounds(UINT64_MAX);
+	for (int i = 0; i < 1000000; i++) {
+		u64 d = next() >> (next() % 64), x = next() >> (next() % 64);
+		struct udiv v;
+
+		if (!d)
+			d = 1;
+		udiv_set(&v, d);
+		bad |= udiv_q(&v, x) != x / d;
+	}
+	return verdict("udiv: x / d by a multiply, exactly", bad);
+}
+
 int main(void)
 {
 	int bad = test_map();
 
 	bad |= test_hist();
 	bad |= test_wheel();
+	bad |= test_udiv();
 	return bad;
 }

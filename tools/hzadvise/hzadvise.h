@@ -303,4 +303,32 @@ int write_plots(const char *dir, const struct options *o, const struct source *s
 
 #define NSEC_PER_SEC_D 1e9
 
+/*
+ * x / d for a d used many times, exactly, by a multiply: the replay
+ * divides by the jiffy's period two or three times a start, and a 64-bit
+ * divide costs as much as the rest of a start's arithmetic on some CPUs.
+ * inv = floor((2^64 - 1) / d) puts the estimate at most 2 below x / d
+ * (never above); the remainder says by how much.
+ */
+struct udiv {
+	u64 d, inv;
+};
+
+static inline void udiv_set(struct udiv *v, u64 d)
+{
+	v->d = d;
+	v->inv = UINT64_MAX / d;
+}
+
+static inline u64 udiv_q(const struct udiv *v, u64 x)
+{
+	u64 q = (u64)(((unsigned __int128)x * v->inv) >> 64), r = x - q * v->d;
+
+	while (r >= v->d) {
+		q++;
+		r -= v->d;
+	}
+	return q;
+}
+
 #endif

@@ -120,7 +120,7 @@ struct ctx {
 	bool any_run;
 	unsigned int hz;	 /* now */
 	u64 period;		 /* of a jiffy at hz, simulated ns */
-	u64 period_inv;		 /* floor((2^64 - 1) / period): per_div() divides by it */
+	struct udiv per;	 /* the period, to divide by (per_div) */
 	u64 tick_nsec;		 /* Linux's TICK_NSEC at hz */
 	u64 anchor_j, anchor_ns; /* jiffy anchor_j + k begins at anchor_ns + k periods */
 	unsigned int step;	 /* the next --retune change */
@@ -387,28 +387,17 @@ static u64 period_ns(const struct ctx *c)
 	return c->period;
 }
 
-/*
- * x / period, exactly, by a multiply: every start divides by the period
- * two or three times, and a 64-bit divide costs as much as the rest of
- * the start's arithmetic. The reciprocal's estimate is below the quotient
- * by at most 2; the remainder says by how much.
- */
+/* x / period, exactly, by a multiply (hzadvise.h, struct udiv): the starts' divisions. */
 static inline u64 per_div(const struct ctx *c, u64 x)
 {
-	u64 q = (u64)(((unsigned __int128)x * c->period_inv) >> 64), r = x - q * c->period;
-
-	while (r >= c->period) {
-		q++;
-		r -= c->period;
-	}
-	return q;
+	return udiv_q(&c->per, x);
 }
 
 static void set_hz(struct ctx *c, unsigned int hz)
 {
 	c->hz = hz;
 	c->period = dynhz_host_period(hz).num * NS_PER_CYC;
-	c->period_inv = UINT64_MAX / c->period;
+	udiv_set(&c->per, c->period);
 	c->tick_nsec = (1000000000ULL + hz / 2) / hz;
 }
 
