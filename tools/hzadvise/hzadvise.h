@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "map.h"
+
 typedef uint64_t u64;
 typedef int64_t s64;
 
@@ -114,6 +116,40 @@ struct prog {
 	struct hist req_j; /* jiffies timers: the timeouts asked for, in jiffies */
 };
 
+/*
+ * What the advice judges (issue 43): one thread's (pid's) own jiffies
+ * timeouts of one size, 1, 2-3, 4-7... recorded ticks (budget_class()),
+ * so that a server thread's 200 ms never hides a client thread's 1 ms,
+ * in one program or not. Past MAX_BUDGETS, a program's timeouts of a size
+ * share one (pid -1).
+ */
+#define MAX_BUDGETS 1024
+struct budget {
+	int32_t pid;   /* the thread, or -1: the program's, past MAX_BUDGETS */
+	uint8_t prog;  /* whose (struct prog) */
+	uint8_t klass; /* budget_class() of its timeouts */
+	char call[64]; /* what it waits in, from the trace's stacks; "" if it has none */
+	u64 fired;     /* observed */
+	struct hist late;  /* observed lateness, ns (jiffies until the first pass ends) */
+	struct hist req_j; /* the timeouts asked for, in recorded jiffies */
+};
+/* The class of a timeout of T recorded jiffies: 0 for 0 or 1, then floor(log2(T)). */
+static inline unsigned int budget_class(uint64_t T)
+{
+	unsigned int k = 0;
+
+	while (T > 1) {
+		T >>= 1;
+		k++;
+	}
+	return k;
+}
+/* The key of a budget in source.budget_map: the sleep timer (interned per pid) and the class. */
+static inline uint64_t budget_key(uint32_t idx, unsigned int klass)
+{
+	return (uint64_t)idx << 8 | klass;
+}
+
 /* Per CPU replay inputs, written by the first pass. */
 enum rec_type { REC_START, REC_CANCEL, REC_EXPIRE, REC_HRIRQ, REC_MARK };
 #define RF_LOCAL     (1U << 0)	/* logged on this CPU (else a start from another CPU) */
@@ -187,6 +223,10 @@ struct source {
 	unsigned int nprog;
 	unsigned int nblocks; /* the trace's span in blocks, for the uncertainties */
 	u64 *block_wakeups;   /* observed wakeups per block */
+	struct budget *budget; /* [0..nbudget) */
+	unsigned int nbudget;
+	struct map *budget_map; /* budget_key() -> index in budget */
+	u64 stacks;		/* stack traces read (of a task's schedule_timeout) */
 };
 
 int source_read(const char *path, const struct options *o, struct source *s, char *err,
@@ -237,6 +277,8 @@ struct result {
 	u64 *block_wakeups;   /* per block */
 	double *block_energy; /* per block, J */
 	struct presult *prog; /* per program, or NULL */
+	unsigned int nbud;
+	struct presult *bud; /* per budget (struct budget), or NULL */
 };
 void result_init(struct result *r, unsigned int hz, bool nohz, const struct source *s);
 void result_free(struct result *r);
@@ -289,6 +331,24 @@ double block_ci_d(const double *v, unsigned int n);
 double block_ci_diff(const u64 *a, const u64 *b, unsigned int n);
 /* A 95 % interval of the q-quantile from the order statistics: [*lo, *hi]. */
 void hist_quantile_ci(const struct hist *h, double q, u64 *lo, u64 *hi);
+/*
+ * The budgets (struct budget), as the advice judges them: judged at r (it
+ * fired 10 times or more there); its p99 lateness at r and what it may be
+ * late by (the larger of --max-late-us and --max-late-pct of the least its
+ * thread can have asked, budget_asks_ns()); over it? Who it is for people
+ * ("udp2 thread 4242") and what it waits in.
+ */
+bool budget_judged(const struct result *r, unsigned int b);
+double budget_asks_ns(const struct source *s, unsigned int b);
+bool budget_hurt(const struct options *o, const struct source *s, const struct result *r,
+		 unsigned int b, double *p99_us, double *budget_us);
+const char *budget_who(const struct source *s, unsigned int b, char *buf, size_t len);
+const char *budget_call(const struct source *s, unsigned int b);
+/* Is a thread of program g late past its budget at r? (the "!" of the table, late=yes) */
+bool prog_late(const struct options *o, const struct source *s, const struct result *r,
+	       unsigned int g);
+/* The programs the table shows, most firings first: indexes into s->prog, at most max. */
+unsigned int top_progs(const struct source *s, unsigned int *idx, unsigned int max);
 int write_html(const char *path, const struct options *o, const struct source *s,
 	       const struct result *res, unsigned int n, int recorded, const struct advice *a,
 	       char *err, size_t errlen);

@@ -88,6 +88,7 @@ struct inst {
 	u64 treq; /* requested, simulated ns */
 	uint32_t idx;
 	uint8_t prog;
+	uint16_t bud; /* 1 + its budget (a task's jiffies sleep), or 0 */
 	bool pre;    /* pending before the trace: no lateness to measure */
 	bool mapped; /* still the timer's current start */
 	bool loop;   /* a task's schedule_timeout loop the replay starts again */
@@ -304,6 +305,32 @@ static void prog_fired(struct ctx *c, uint8_t g, u64 late, u64 at)
 	pr->block[block_of(c, at)]++;
 }
 
+/* A thread's jiffies sleep of budget b (1 + its index) ran, late by late ns. */
+static void bud_fired(struct ctx *c, uint16_t b, u64 late, u64 at)
+{
+	struct presult *pr;
+
+	if (!b || !c->r->bud)
+		return;
+	pr = &c->r->bud[b - 1];
+	if (!pr->late.count)
+		hist_init_bits(&pr->late, HIST_SMALL_BITS);
+	pr->fired++;
+	hist_add(&pr->late, late, 1);
+	pr->block[block_of(c, at)]++;
+}
+
+/* The budget of a task's jiffies sleep r asking T recorded jiffies: 1 + its index, or 0. */
+static uint16_t bud_of(const struct ctx *c, const struct rec *r, u64 T)
+{
+	const u64 *v;
+
+	if (!(r->flags & RF_SLEEP) || !c->s->budget_map || VAL_T(r->val) == VAL_T_NONE)
+		return 0;
+	v = map_get(c->s->budget_map, budget_key(r->idx, budget_class(T)));
+	return v ? (uint16_t)(*v + 1) : 0;
+}
+
 static void rearm_at(struct ctx *c, struct inst *in, u64 s);
 
 static void finish(struct ctx *c, struct inst *in, u64 now)
@@ -319,8 +346,10 @@ static void finish(struct ctx *c, struct inst *in, u64 now)
 				c->r->early++;
 			else
 				hist_add(&c->r->late, now - in->treq, 1);
-			if (now >= in->treq)
+			if (now >= in->treq) {
 				prog_fired(c, in->prog, now - in->treq, now);
+				bud_fired(c, in->bud, now - in->treq, now);
+			}
 		}
 	}
 	/*
@@ -678,6 +707,7 @@ static void start(struct ctx *c, const struct rec *r)
 	/* A loop the replay runs itself: the recording only says it goes on, and how. */
 	if (in && in->loop && (r->flags & RF_CHAIN) && timer_pending(&in->t)) {
 		in->T = recorded_timeout(c, r);
+		in->bud = bud_of(c, r, in->T);
 		in->gap = r->gap;
 		in->alive = loop_alive(c, in);
 		return;
@@ -686,6 +716,7 @@ static void start(struct ctx *c, const struct rec *r)
 		in = new_inst(c, r->idx);
 	in->pre = r->flags & RF_PRE;
 	in->prog = r->prog;
+	in->bud = 0;
 	if (in->pre) {
 		/* Pending before the trace: due at the jiffy it fired, as the recording placed it. */
 		s64 want = source_jiffy_mono(c->s, VAL_EXP(r->val));
@@ -711,6 +742,7 @@ static void start(struct ctx *c, const struct rec *r)
 		if (T >= hza / 2 && (E + 3 * c->cpu) % hza == 0)
 			exp = round_at(exp, cur, c->hz, c->cpu);
 		in->T = T;
+		in->bud = bud_of(c, r, T);
 	}
 	/* A loop once the recording shows it going round: its first sleep is one sleep. */
 	in->loop = (r->flags & RF_CHAIN) != 0;
@@ -1067,6 +1099,17 @@ void result_init(struct result *r, unsigned int hz, bool nohz, const struct sour
 		if (!r->prog[g].block)
 			abort();
 	}
+	r->nbud = s->nbudget;
+	if (r->nbud) {
+		r->bud = calloc(r->nbud, sizeof(*r->bud));
+		if (!r->bud)
+			abort();
+		for (unsigned int b = 0; b < r->nbud; b++) {
+			r->bud[b].block = calloc(r->nblocks, sizeof(uint32_t));
+			if (!r->bud[b].block)
+				abort();
+		}
+	}
 }
 
 const char *result_hz(const struct result *r, char *buf, size_t len)
@@ -1093,6 +1136,12 @@ void result_free(struct result *r)
 			hist_free(&r->prog[g].late);
 	}
 	free(r->prog);
+	for (unsigned int b = 0; b < r->nbud; b++) {
+		free(r->bud[b].block);
+		if (r->bud[b].late.count)
+			hist_free(&r->bud[b].late);
+	}
+	free(r->bud);
 	free(r->block_wakeups);
 	free(r->block_energy);
 	free(r->chosen);
@@ -1129,6 +1178,19 @@ void result_add(struct result *sum, const struct result *cpu)
 	for (unsigned int g = 0; g < sum->nprog; g++) {
 		struct presult *d = &sum->prog[g];
 		const struct presult *p = &cpu->prog[g];
+
+		if (!p->fired)
+			continue;
+		if (!d->late.count)
+			hist_init_bits(&d->late, HIST_SMALL_BITS);
+		d->fired += p->fired;
+		hist_merge(&d->late, &p->late);
+		for (unsigned int b = 0; b < sum->nblocks; b++)
+			d->block[b] += p->block[b];
+	}
+	for (unsigned int g = 0; g < sum->nbud; g++) {
+		struct presult *d = &sum->bud[g];
+		const struct presult *p = &cpu->bud[g];
 
 		if (!p->fired)
 			continue;

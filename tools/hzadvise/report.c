@@ -115,33 +115,53 @@ void hist_quantile_ci(const struct hist *h, double q, u64 *lo, u64 *hi)
 }
 
 /*
- * The least program g can have asked for, ns, at its median recorded
- * timeout of T ticks: more than (T - 1) ticks (Linux rounds every
- * conversion up). A timeout of one tick may have asked for 1 ms or for a
- * whole 10 ms tick: the budget must not take the tick for the ask.
+ * The least budget b's thread can have asked for, ns, at the median of its
+ * timeouts of this size, T recorded ticks: more than (T - 1) ticks (Linux
+ * rounds every conversion up). A timeout of one tick may have asked for
+ * 1 ms or for a whole 10 ms tick: the budget must not take the tick for
+ * the ask.
  */
-static double asks_ns(const struct source *s, unsigned int g)
+double budget_asks_ns(const struct source *s, unsigned int b)
 {
-	u64 T = hist_quantile(&s->prog[g].req_j, 0.5);
+	u64 T = hist_quantile(&s->budget[b].req_j, 0.5);
 
 	return T > 1 ? ((double)T - 1) * (double)s->tick_nsec : 0;
 }
 
-/* A program the advice judges: a task's jiffies timeouts, firing at least 10 times. */
-static bool judged(const struct source *s, const struct result *r, unsigned int g)
+/* A budget the advice judges: a thread's jiffies timeouts of one size, firing at least 10 times. */
+bool budget_judged(const struct result *r, unsigned int b)
 {
-	return s->prog[g].kind == PK_JIFFIES && r->prog[g].fired >= 10;
+	return b < r->nbud && r->bud[b].fired >= 10;
 }
 
-/* Its p99 lateness at r, and the budget: is it over? */
-static bool hurt(const struct options *o, const struct source *s, const struct result *r,
-		 unsigned int g, double *p99_us, double *budget_us)
+/* Its p99 lateness at r, and what it may be late by: is it over? */
+bool budget_hurt(const struct options *o, const struct source *s, const struct result *r,
+		 unsigned int b, double *p99_us, double *budget_us)
 {
-	double b = o->max_late_pct / 100 * asks_ns(s, g) / 1e3;
+	double a = o->max_late_pct / 100 * budget_asks_ns(s, b) / 1e3;
 
-	*p99_us = (double)hist_quantile(&r->prog[g].late, 0.99) / 1e3;
-	*budget_us = b > o->max_late_us ? b : o->max_late_us;
+	*p99_us = (double)hist_quantile(&r->bud[b].late, 0.99) / 1e3;
+	*budget_us = a > o->max_late_us ? a : o->max_late_us;
 	return *p99_us > *budget_us;
+}
+
+/* Is budget b judged and over at r? */
+static bool bud_late(const struct options *o, const struct source *s, const struct result *r,
+		     unsigned int b)
+{
+	double p, w;
+
+	return budget_judged(r, b) && budget_hurt(o, s, r, b, &p, &w);
+}
+
+/* Is any thread of program g late past its budget at r? */
+bool prog_late(const struct options *o, const struct source *s, const struct result *r,
+	       unsigned int g)
+{
+	for (unsigned int b = 0; b < s->nbudget; b++)
+		if (s->budget[b].prog == g && bud_late(o, s, r, b))
+			return true;
+	return false;
 }
 
 static unsigned int hurt_count(const struct options *o, const struct source *s,
@@ -151,13 +171,38 @@ static unsigned int hurt_count(const struct options *o, const struct source *s,
 	double p, b;
 
 	*worst = 0;
-	for (unsigned int g = 1; g < s->nprog; g++)
-		if (judged(s, r, g) && hurt(o, s, r, g, &p, &b)) {
+	for (unsigned int k = 0; k < s->nbudget; k++)
+		if (budget_judged(r, k) && budget_hurt(o, s, r, k, &p, &b)) {
 			n++;
 			if (p / b > *worst)
 				*worst = p / b;
 		}
 	return n;
+}
+
+/* An anonymized trace's program is one task already: "task-PID". */
+static bool named_by_pid(const char *name)
+{
+	return !strncmp(name, "task-", 5) && name[5] >= '0' && name[5] <= '9';
+}
+
+/* Who budget b is, for people: "udp2 thread 4242", or "task-4242" (anonymized). */
+const char *budget_who(const struct source *s, unsigned int b, char *buf, size_t len)
+{
+	const struct budget *d = &s->budget[b];
+	const char *name = s->prog[d->prog].name;
+
+	if (d->pid < 0 || named_by_pid(name))
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%s thread %d", name, d->pid);
+	return buf;
+}
+
+/* What budget b's thread waits in: from the trace's stacks, else the kernel call all use. */
+const char *budget_call(const struct source *s, unsigned int b)
+{
+	return s->budget[b].call[0] ? s->budget[b].call : "schedule_timeout";
 }
 
 static const char *setting_name(const struct result *r, char *buf, size_t len)
@@ -189,10 +234,11 @@ static void name_hurt(const struct options *o, const struct source *s, const str
 	unsigned int worst_g = 0;
 	u64 T;
 	double worst = 0, p, b;
+	char who[96];
 
 	for (unsigned int i = 0; i < n; i++)
-		for (unsigned int g = 1; g < s->nprog; g++)
-			if (judged(s, &res[i], g) && hurt(o, s, &res[i], g, &p, &b) &&
+		for (unsigned int g = 0; g < s->nbudget; g++)
+			if (budget_judged(&res[i], g) && budget_hurt(o, s, &res[i], g, &p, &b) &&
 			    (worst_i < 0 || res[i].hz < res[worst_i].hz ||
 			     (res[i].hz == res[worst_i].hz && p / b > worst))) {
 				worst_i = (int)i;
@@ -203,21 +249,22 @@ static void name_hurt(const struct options *o, const struct source *s, const str
 	if (worst_i < 0)
 		return;
 	/* The recorded setting out: that is the reason to leave it, say it of that one. */
-	for (unsigned int g = 1; recorded >= 0 && g < s->nprog; g++)
-		if (judged(s, &res[recorded], g) && hurt(o, s, &res[recorded], g, &p, &b) &&
+	for (unsigned int g = 0; recorded >= 0 && g < s->nbudget; g++)
+		if (budget_judged(&res[recorded], g) && budget_hurt(o, s, &res[recorded], g, &p, &b) &&
 		    (worst_i != recorded || p / b > worst)) {
 			worst_i = recorded;
 			worst_g = g;
 			worst = p / b;
 		}
-	hurt(o, s, &res[worst_i], worst_g, &p, &b);
-	T = hist_quantile(&s->prog[worst_g].req_j, 0.5);
+	budget_hurt(o, s, &res[worst_i], worst_g, &p, &b);
+	T = hist_quantile(&s->budget[worst_g].req_j, 0.5);
 	snprintf(a->hurt, sizeof(a->hurt),
-		 "%s's timeouts (schedule_timeout, median %llu recorded tick%s: more than %.1f and "
+		 "%s's timeouts (%s, median %llu recorded tick%s: more than %.1f and "
 		 "at most %.1f ms asked) are late by %.1f ms at p99 at hz=%u %s, over its budget "
 		 "of %.1f ms",
-		 s->prog[worst_g].name, (unsigned long long)T, T == 1 ? "" : "s",
-		 asks_ns(s, worst_g) / 1e6, (double)T * (double)s->tick_nsec / 1e6, p / 1e3,
+		 budget_who(s, worst_g, who, sizeof(who)), budget_call(s, worst_g),
+		 (unsigned long long)T, T == 1 ? "" : "s",
+		 budget_asks_ns(s, worst_g) / 1e6, (double)T * (double)s->tick_nsec / 1e6, p / 1e3,
 		 res[worst_i].hz, res[worst_i].nohz ? "tickless" : "periodic", b / 1e3);
 }
 
@@ -404,7 +451,7 @@ static const char *kind_name(const struct prog *g)
 }
 
 /* The programs, most firings first: indexes into s->prog, at most max. */
-static unsigned int top_progs(const struct source *s, unsigned int *idx, unsigned int max)
+unsigned int top_progs(const struct source *s, unsigned int *idx, unsigned int max)
 {
 	unsigned int n = 0;
 
@@ -451,8 +498,7 @@ static void programs(FILE *f, const struct options *o, const struct source *s,
 			rate(pg->fired, span), hist_quantile(&pg->late, 0.99) / 1e6);
 		for (unsigned int i = 0; i < n; i++) {
 			const struct presult *pr = &res[i].prog[g];
-			double p, b;
-			bool bad = judged(s, &res[i], g) && hurt(o, s, &res[i], g, &p, &b);
+			bool bad = prog_late(o, s, &res[i], g);
 
 			fprintf(f, " %6.1f %6.2f%s", rate(pr->fired, span),
 				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0,
@@ -460,6 +506,75 @@ static void programs(FILE *f, const struct options *o, const struct source *s,
 		}
 		fprintf(f, "\n");
 	}
+}
+
+/* Did budget b fire at all, observed or at a setting? (else nothing to show) */
+static bool bud_shown(const struct source *s, const struct result *res, unsigned int n,
+		      unsigned int b)
+{
+	if (s->budget[b].fired)
+		return true;
+	for (unsigned int i = 0; i < n; i++)
+		if (b < res[i].nbud && res[i].bud[b].fired)
+			return true;
+	return false;
+}
+
+/* The threads' timeouts as the advice judges them, one row per thread and size of timeout. */
+static void threads(FILE *f, const struct options *o, const struct source *s,
+		    const struct result *res, unsigned int n)
+{
+	double span = span_s(s);
+	unsigned int rows = 0;
+	char who[96];
+
+	for (unsigned int b = 0; b < s->nbudget; b++) {
+		u64 T = hist_quantile(&s->budget[b].req_j, 0.5);
+
+		if (!bud_shown(s, res, n, b))
+			continue;
+		if (!rows++) {
+			fprintf(f,
+				"\nthreads' own jiffies timeouts, as the advice judges them (each "
+				"thread, each size of timeout): fires/s and p99 lateness (ms), "
+				"observed and at each setting (\"!\": late past the budget; fewer "
+				"than 10 firings are not judged)\n");
+			fprintf(f, "%-26s %-22s %8s %8s %15s", "thread", "waits in", "asked",
+				"budget", "observed");
+			for (unsigned int i = 0; i < n; i++) {
+				char h[32];
+
+				snprintf(h, sizeof(h), "%u%s", res[i].hz, res[i].nohz ? "n" : "p");
+				fprintf(f, " %14s", h);
+			}
+			fprintf(f, "\n");
+		}
+		if (rows > 24)
+			continue;
+		{
+			double p = 0, w = 0, a = budget_asks_ns(s, b) / 1e6;
+			char asked[32];
+
+			budget_hurt(o, s, &res[0], b, &p, &w);
+			snprintf(asked, sizeof(asked), "%.1f-%.1f", a,
+				 (double)T * (double)s->tick_nsec / 1e6);
+			fprintf(f, "%-26.26s %-22.22s %8s %8.1f %7.1f %7.2f",
+				budget_who(s, b, who, sizeof(who)), budget_call(s, b), asked, w / 1e3,
+				rate(s->budget[b].fired, span),
+				hist_quantile(&s->budget[b].late, 0.99) / 1e6);
+		}
+		for (unsigned int i = 0; i < n; i++) {
+			const struct presult *pr = &res[i].bud[b];
+			double p, w;
+			bool bad = budget_judged(&res[i], b) && budget_hurt(o, s, &res[i], b, &p, &w);
+
+			fprintf(f, " %6.1f %6.2f%s", rate(pr->fired, span),
+				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0, bad ? "!" : " ");
+		}
+		fprintf(f, "\n");
+	}
+	if (rows > 24)
+		fprintf(f, "(and %u more: the thread: lines)\n", rows - 24);
 }
 
 void report(FILE *f, const struct options *o, const struct source *s, struct result *const *cpu,
@@ -491,6 +606,7 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 			s->nblocks);
 		table(f, o, s, cpu, res, n, recorded);
 		programs(f, o, s, res, n);
+		threads(f, o, s, res, n);
 		fprintf(f, "\n");
 	}
 	fprintf(f,
@@ -530,8 +646,7 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 			hist_quantile(&pg->late, 0.99) / 1e3, (unsigned long long)pg->pids);
 		for (unsigned int i = 0; i < n; i++) {
 			const struct presult *pr = &res[i].prog[g];
-			double p = 0, b = 0;
-			bool bad = judged(s, &res[i], g) && hurt(o, s, &res[i], g, &p, &b);
+			bool bad = prog_late(o, s, &res[i], g);
 
 			if (pr->fired)
 				hist_quantile_ci(&pr->late, 0.99, &lo, &hi);
@@ -546,6 +661,39 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 				block_ci_u32(pr->block, res[i].nblocks) / span,
 				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e3 : 0, lo / 1e3,
 				hi / 1e3, bad ? "yes" : "no");
+		}
+	}
+	for (unsigned int b = 0; b < s->nbudget && !o->no_programs; b++) {
+		const struct budget *d = &s->budget[b];
+		u64 T = hist_quantile(&d->req_j, 0.5);
+		char call[sizeof(d->call)];
+
+		if (!bud_shown(s, res, n, b))
+			continue;
+		/* One word: the call's blanks as underscores. */
+		snprintf(call, sizeof(call), "%s", budget_call(s, b));
+		for (char *c = call; *c; c++)
+			if (*c == ' ')
+				*c = '_';
+		fprintf(f,
+			"observed-thread: name=%s pid=%d call=%s timeout_ticks=%llu asked_ms=%.3f "
+			"fires_per_s=%.2f late_p99_us=%.0f\n",
+			s->prog[d->prog].name, d->pid, call, (unsigned long long)T,
+			budget_asks_ns(s, b) / 1e6, rate(d->fired, span),
+			hist_quantile(&d->late, 0.99) / 1e3);
+		for (unsigned int i = 0; i < n; i++) {
+			const struct presult *pr = &res[i].bud[b];
+			double p = 0, w = 0;
+			bool bad = budget_judged(&res[i], b) && budget_hurt(o, s, &res[i], b, &p, &w);
+
+			budget_hurt(o, s, &res[i], b, &p, &w);
+			fprintf(f,
+				"thread: hz=%s mode=%s name=%s pid=%d timeout_ticks=%llu "
+				"fires_per_s=%.2f late_p99_us=%.0f budget_us=%.0f judged=%s late=%s\n",
+				result_hz(&res[i], name, sizeof(name)), mode_name(res[i].nohz),
+				s->prog[d->prog].name, d->pid, (unsigned long long)T,
+				rate(pr->fired, span), pr->fired ? p : 0, w,
+				budget_judged(&res[i], b) ? "yes" : "no", bad ? "yes" : "no");
 		}
 	}
 	if (a->pick >= 0) {

@@ -90,6 +90,7 @@ struct tinfo {
 	bool woken; /* its sleep was ended by a wakeup; its expiry may still come */
 	bool hr;    /* an hrtimer */
 	bool has_start_j;
+	uint16_t bud;	   /* 1 + the budget of its last start (a task's jiffies sleep), or 0 */
 	unsigned int home; /* a task's loop: 1 + the CPU its records all go to (0: none yet) */
 };
 
@@ -456,7 +457,7 @@ bool kthread_name(const char *comm)
 		"ksmd",	    "kintegrityd",    "edac-poller", "kstrp",
 		"scsi_",    "ext4-",	      "xfs",	     "btrfs",
 		"md",	    "card",	      "kthrotld",    "ipv6_addrconf",
-		"zswap",    "pool_workqueue", "kswapd",
+		"zswap",    "pool_workqueue", "kswapd",	     "kdamond",
 	};
 
 	/* The first letters of the prefixes: most comms (a task's, "task") begin with none. */
@@ -492,6 +493,64 @@ static void progs_free(struct source *s)
 	}
 	free(s->prog);
 	hist_free(&s->late);
+	for (unsigned int b = 0; b < s->nbudget; b++) {
+		hist_free(&s->budget[b].late);
+		hist_free(&s->budget[b].req_j);
+	}
+	free(s->budget);
+	s->budget = NULL;
+	s->nbudget = 0;
+	if (s->budget_map) {
+		map_free(s->budget_map);
+		free(s->budget_map);
+		s->budget_map = NULL;
+	}
+}
+
+/*
+ * The budget of a task's jiffies sleep idx (interned per pid) started by
+ * pid for T recorded jiffies: made on first sight. Past MAX_BUDGETS, the
+ * program's of that class (pid -1), keyed by the program instead.
+ */
+static uint16_t budget_get(struct pass *p, uint32_t idx, int32_t pid, uint8_t prog, u64 T)
+{
+	struct source *s = p->s;
+	unsigned int k = budget_class(T);
+	u64 key = budget_key(idx, k), *v;
+	struct budget *b;
+
+	if (!s->budget_map) {
+		s->budget_map = calloc(1, sizeof(*s->budget_map));
+		if (!s->budget_map)
+			abort();
+		map_init(s->budget_map);
+	}
+	v = map_get(s->budget_map, key);
+	if (!v && s->nbudget >= MAX_BUDGETS - 1) {
+		/* The program's own, past the limit: a key no timer index makes (idx < 2^32). */
+		pid = -1;
+		key = (u64)1 << 63 | (u64)prog << 8 | k;
+		v = map_get(s->budget_map, key);
+	}
+	if (!v) {
+		unsigned int i = s->nbudget;
+
+		s->budget = realloc(s->budget, (i + 1) * sizeof(*s->budget));
+		if (!s->budget)
+			abort();
+		b = &s->budget[i];
+		memset(b, 0, sizeof(*b));
+		b->pid = pid;
+		b->prog = prog;
+		b->klass = (uint8_t)k;
+		hist_init_bits(&b->late, HIST_SMALL_BITS);
+		hist_init_bits(&b->req_j, HIST_SMALL_BITS);
+		map_put(s->budget_map, key, i);
+		s->nbudget = i + 1;
+		v = map_get(s->budget_map, key);
+	}
+	hist_add(&s->budget[*v].req_j, T, 1);
+	return (uint16_t)(*v + 1);
 }
 
 /* The program (kind, name), made on first sight; past MAX_PROGS - 1, "other". */
@@ -697,6 +756,11 @@ static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, s
 		t->expires = e->expires;
 		t->pid = e->pid;
 		t->prog = r->prog;
+		t->bud = 0;
+		/* A task's own jiffies sleep: judged by what its thread asked. */
+		if (sleep && r->prog && p->s->prog[r->prog].kind == PK_JIFFIES &&
+		    (e->has & HZ_HAS_TIMEOUT) && e->timeout >= 0 && (u64)e->timeout < VAL_T_NONE)
+			t->bud = budget_get(p, r->idx, e->pid, r->prog, (u64)e->timeout);
 		t->pending = true;
 		t->sleep = sleep;
 		t->woken = false;
@@ -748,6 +812,10 @@ static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, s
 				hist_add(&p->s->prog[t->prog].late, late, 1);
 			if (t->prog)
 				p->s->prog[t->prog].fired++;
+			if (t->bud) {
+				hist_add(&p->s->budget[t->bud - 1].late, late, 1);
+				p->s->budget[t->bud - 1].fired++;
+			}
 			p->s->fired++;
 			map_del(&p->owner, e->id);
 			sleep_over(p, t);
@@ -1141,6 +1209,14 @@ static void finish(struct pass *p, const struct options *o)
 			hist_free(&pr->late);
 			pr->late = h;
 		}
+	}
+	for (unsigned int b = 0; b < s->nbudget; b++) {
+		struct hist h;
+
+		hist_init_bits(&h, HIST_SMALL_BITS);
+		scale_hist(&h, &s->budget[b].late, s->tick_nsec);
+		hist_free(&s->budget[b].late);
+		s->budget[b].late = h;
 	}
 	/* The observed wakeups by block: each bin to the block of its middle. */
 	s->nblocks = span >= 2 ? NBLOCKS : span >= 0.2 ? 10 : 1;
