@@ -321,9 +321,21 @@ int parse_cstates(const char *spec, struct options *o, char *err, size_t errlen)
 struct advice {
 	int pick;   /* index into the results, -1 for none */
 	bool noise; /* no setting differs from the recorded one by more than the noise */
-	char reason[1024];
+	char reason[1536];
 	char hurt[1024]; /* which program a low HZ makes late, and by how much */
+	/*
+	 * The replay's own check (issue 43): at the recorded setting it must
+	 * give the wakeups the trace shows. checked: the recorded setting is
+	 * among the replays. off_pct: how far it is, signed. bound_pct: what
+	 * every setting's wakeups may be off by for the model (busy and idle
+	 * guessed without sched events; model_bound()); rerecord: too far to
+	 * trust, re-record with sched events.
+	 */
+	bool checked, rerecord;
+	double observed, replayed, off_pct, bound_pct;
 };
+/* The model's bound on wakeups, %, for a trace with or without sched events off by off_pct. */
+double model_bound(bool sched, double off_pct);
 /* A 95 % interval's half width for the per-block values v[0..n) summed: the total's. */
 double block_ci(const u64 *v, unsigned int n);
 double block_ci_d(const double *v, unsigned int n);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # hzadvise record: a timer trace of this Linux machine, for the HZ advisor.
 #
-#	record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-n] [-b KB]
+#	record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-n] [-b KB] [-s N]
 #
 # Enables the timer events the advisor reads (timer_start, timer_cancel,
 # timer_expire_entry, hrtimer_start, hrtimer_cancel, hrtimer_expire_entry,
@@ -23,6 +23,11 @@
 #	-n	no sched_switch or cpu_idle: a smaller trace, busy and idle by
 #		the advisor's rule (the wakeups are still recorded)
 #	-b KB	per-CPU ring buffer size while recording (default 4096)
+#	-s N	the kernel stacks of the first N schedule_timeout sleeps the
+#		recording sees (default 200; 0: none), where the kernel can
+#		filter on a function (Linux 6.2 on): the advisor names what a
+#		thread waits in (recvfrom with SO_RCVTIMEO, read with tty
+#		VTIME...) from them
 #
 # The first line of FILE is a comment with what the advisor cannot see in
 # the events: the kernel, its CONFIG_HZ and tick mode when the kernel says,
@@ -30,7 +35,7 @@
 set -u
 
 usage() {
-	echo "usage: record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-n] [-b KB]" >&2
+	echo "usage: record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-n] [-b KB] [-s N]" >&2
 	exit 2
 }
 
@@ -39,8 +44,9 @@ out=timer-trace.txt
 anon=0
 sched=1
 bufkb=4096
+stacks=200
 pids=()
-while getopts "d:p:o:anb:h" opt; do
+while getopts "d:p:o:anb:s:h" opt; do
 	case $opt in
 	d) secs=$OPTARG ;;
 	p) pids+=("$OPTARG") ;;
@@ -48,6 +54,7 @@ while getopts "d:p:o:anb:h" opt; do
 	a) anon=1 ;;
 	n) sched=0 ;;
 	b) bufkb=$OPTARG ;;
+	s) stacks=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -55,6 +62,7 @@ shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
 [[ $secs =~ ^[0-9]+$ ]] || { echo "record.sh: -d $secs: not a number of seconds" >&2; exit 2; }
 [[ $bufkb =~ ^[1-9][0-9]*$ ]] || { echo "record.sh: -b $bufkb: not a size in KB" >&2; exit 2; }
+[[ $stacks =~ ^[0-9]+$ ]] || { echo "record.sh: -s $stacks: not a number of stacks" >&2; exit 2; }
 for p in "${pids[@]}"; do
 	[[ $p =~ ^[0-9]+$ ]] || { echo "record.sh: -p $p: not a process id" >&2; exit 2; }
 	[ -d "/proc/$p" ] || { echo "record.sh: -p $p: no such process" >&2; exit 2; }
@@ -107,6 +115,9 @@ for e in "${events[@]}"; do
 	save "events/$e/enable"
 done
 
+# The stacks of tasks' schedule_timeout sleeps: a trigger, removed on the way out.
+trigger="stacktrace:$stacks if function.function == process_timeout && common_pid != 0"
+trig_on=0
 reader=
 restored=0
 stop=$(mktemp -d "${TMPDIR:-/tmp}/hzadvise-record.XXXXXX") || exit 1
@@ -114,6 +125,7 @@ restore() {
 	[ $restored -eq 1 ] && return
 	restored=1
 	echo 0 >"$T/tracing_on"
+	[ $trig_on -eq 1 ] && echo "!$trigger" >"$T/events/timer/timer_start/trigger" 2>/dev/null
 	# The reader drains what is left and ends within one period.
 	if [ -n "$reader" ]; then
 		touch "$stop/stop"
@@ -250,6 +262,10 @@ filter=(cat)
 [ $anon -eq 1 ] && filter=(awk "$anonymize")
 reader_loop | "${filter[@]}" >>"$out" &
 reader=$!
+# Set last: a trigger runs (and counts) while tracing is off too.
+if [ "$stacks" -gt 0 ] && echo "$trigger" >"$T/events/timer/timer_start/trigger" 2>/dev/null; then
+	trig_on=1
+fi
 echo 1 >"$T/tracing_on"
 echo "record.sh: recording into $out$([ "$secs" -gt 0 ] && echo " for $secs s"), Ctrl-C to stop" >&2
 # Waiting in `wait`, not in a foreground sleep: bash runs a trap only

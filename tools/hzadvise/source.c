@@ -72,6 +72,17 @@ struct cpu1 {
 	u64 last_tick_start; /* the tick's last programmed expiry */
 	bool any_tick_exp, any_tick_start;
 	u64 wakeups, recs;
+	uint16_t stk_bud; /* a task's sleep of this budget (1 + index) was started: its stack next */
+	int32_t stk_pid;
+};
+
+/* A stack trace being read (record.sh's trigger on a task's schedule_timeout). */
+#define STK_FRAMES 40
+struct stack {
+	bool in;      /* its frames come now */
+	uint16_t bud; /* the budget it tells the call of (1 + index), or 0 */
+	unsigned int n;
+	char frame[STK_FRAMES][48];
 };
 
 /* What the pass knows of each timer, by its interned index. */
@@ -104,6 +115,7 @@ struct pass {
 	uint32_t nt, capt;
 	struct map progs;   /* hash of (kind, name) -> index in s->prog */
 	struct map sleeper; /* pid -> the address of the timer of its last own sleep */
+	struct stack stk;
 	u64 last_any;	    /* the latest accepted timestamp, any CPU */
 	bool any_ts;
 	u64 jump_ts; /* a leap ahead, waiting to be confirmed */
@@ -761,6 +773,9 @@ static void on_timer(struct pass *p, unsigned int c, const struct hz_event *e, s
 		if (sleep && r->prog && p->s->prog[r->prog].kind == PK_JIFFIES &&
 		    (e->has & HZ_HAS_TIMEOUT) && e->timeout >= 0 && (u64)e->timeout < VAL_T_NONE)
 			t->bud = budget_get(p, r->idx, e->pid, r->prog, (u64)e->timeout);
+		/* Its stack, if the recording asked for one, follows on this CPU. */
+		cpu_of(p, c)->stk_bud = t->bud && !p->s->budget[t->bud - 1].call[0] ? t->bud : 0;
+		cpu_of(p, c)->stk_pid = e->pid;
 		t->pending = true;
 		t->sleep = sleep;
 		t->woken = false;
@@ -944,10 +959,161 @@ static void on_sched(struct pass *p, struct cpu1 *k, const struct hz_event *e)
 	}
 }
 
+/* ---- stack traces: what a thread's schedule_timeout waits in ---- */
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* The syscall a frame is the entry of ("__x64_sys_recvfrom": "recvfrom"), or NULL. */
+static const char *syscall_of(const char *f)
+{
+	static const char *const pre[] = { "__x64_sys_", "__arm64_sys_",    "__ia32_sys_",
+					   "__se_sys_",	 "__do_sys_",	    "__ia32_compat_sys_",
+					   "__x32_compat_sys_", "__riscv_sys_", "sys_" };
+
+	for (unsigned int i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (starts(f, pre[i]) && f[strlen(pre[i])])
+			return f + strlen(pre[i]);
+	return NULL;
+}
+
+/* A frame that says nothing of the caller: the sleep itself and its plumbing. */
+static bool plumbing(const char *f)
+{
+	return starts(f, "schedule_timeout") || !strcmp(f, "wait_woken") ||
+	       starts(f, "trace_event_") || !strcmp(f, "enqueue_timer") ||
+	       !strcmp(f, "__mod_timer") || !strcmp(f, "mod_timer") || !strcmp(f, "add_timer");
+}
+
+/*
+ * What the stack says the thread waits in, for people: a socket's receive
+ * with SO_RCVTIMEO, a tty's read with VTIME, a send with SO_SNDTIMEO, else
+ * the syscall and the kernel function that slept in schedule_timeout.
+ */
+static void stack_call(const struct stack *st, char *out, size_t len)
+{
+	const char *sys = NULL, *caller = NULL;
+	bool recv = false, send = false, tty = false, after = false;
+
+	for (unsigned int i = 0; i < st->n; i++) {
+		const char *f = st->frame[i];
+
+		if (starts(f, "schedule_timeout"))
+			after = true;
+		else if (after && !caller && !plumbing(f))
+			caller = f;
+		if (!sys)
+			sys = syscall_of(f);
+		recv |= !strcmp(f, "sock_recvmsg") || !strcmp(f, "inet_csk_accept") ||
+			!strcmp(f, "__skb_wait_for_more_packets") || !strcmp(f, "sk_wait_data") ||
+			!strcmp(f, "unix_stream_read_generic");
+		send |= !strcmp(f, "sk_stream_wait_memory") || !strcmp(f, "sock_wait_for_wmem");
+		tty |= !strcmp(f, "n_tty_read");
+	}
+	if (tty)
+		snprintf(out, len, "%s with tty VTIME", sys ? sys : "read");
+	else if (recv)
+		snprintf(out, len, "%s with SO_RCVTIMEO", sys ? sys : "recvmsg");
+	else if (send)
+		snprintf(out, len, "%s with SO_SNDTIMEO", sys ? sys : "sendmsg");
+	else if (sys && caller)
+		snprintf(out, len, "%s via %s", sys, caller);
+	else
+		snprintf(out, len, "%s", sys ? sys : caller ? caller : "schedule_timeout");
+}
+
+/* The frames are all read: the budget learns its call. */
+static void stack_end(struct pass *p)
+{
+	struct stack *st = &p->stk;
+
+	if (st->bud && st->n && !p->s->budget[st->bud - 1].call[0])
+		stack_call(st, p->s->budget[st->bud - 1].call, sizeof(p->s->budget[0].call));
+	p->s->stacks += st->bud != 0;
+	st->in = false;
+	st->bud = 0;
+	st->n = 0;
+}
+
+/*
+ * A line that is not an event: "comm-PID [CPU] flags ts: <stack trace>"
+ * opens a stack, " => function" lines are its frames (innermost first).
+ * A stack of a task's schedule_timeout started just before on that CPU
+ * tells its budget's call; every other is read and dropped.
+ */
+static bool on_other(void *arg, const char *line, size_t len)
+{
+	struct pass *p = arg;
+	struct stack *st = &p->stk;
+	const char *end = line + len, *q;
+
+	while (end > line && (end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	for (q = line; q < end && *q == ' '; q++)
+		;
+	if (end - q > 3 && q[0] == '=' && q[1] == '>' && q[2] == ' ') {
+		size_t n;
+
+		if (!st->in)
+			return false;
+		q += 3;
+		n = (size_t)(end - q);
+		/* "func+0x1a/0x40 [module]" as some options print it: the name alone. */
+		for (size_t i = 0; i < n; i++)
+			if (q[i] == '+' || q[i] == ' ') {
+				n = i;
+				break;
+			}
+		if (st->n < STK_FRAMES && n) {
+			if (n >= sizeof(st->frame[0]))
+				n = sizeof(st->frame[0]) - 1;
+			memcpy(st->frame[st->n], q, n);
+			st->frame[st->n][n] = '\0';
+			st->n++;
+		}
+		return true;
+	}
+	if ((size_t)(end - line) > 15 && !memcmp(end - 15, ": <stack trace>", 15)) {
+		const char *b = memchr(line, '[', (size_t)(end - line)), *d;
+		unsigned long cpu = 0, pid = 0;
+		bool ok = b != NULL && b > line;
+
+		if (st->in)
+			stack_end(p);
+		st->in = true;
+		/* The pid: the digits after the last '-' before " [". */
+		for (d = b ? b - 1 : line; ok && d > line && *d == ' '; d--)
+			;
+		while (ok && d > line && *d >= '0' && *d <= '9')
+			d--;
+		ok = ok && *d == '-';
+		for (const char *x = d + 1; ok && *x >= '0' && *x <= '9' && pid < 1UL << 31; x++)
+			pid = pid * 10 + (unsigned long)(*x - '0');
+		for (const char *x = b ? b + 1 : end; ok && x < end && *x >= '0' && *x <= '9' &&
+						       cpu < 1UL << 20;
+		     x++)
+			cpu = cpu * 10 + (unsigned long)(*x - '0');
+		if (ok && cpu < p->ncpu && p->cpu[cpu].stk_bud &&
+		    p->cpu[cpu].stk_pid == (int32_t)pid) {
+			st->bud = p->cpu[cpu].stk_bud;
+			p->cpu[cpu].stk_bud = 0;
+		}
+		return true;
+	}
+	return false;
+}
+
+static void stack_end(struct pass *p);
+
 static void on_event(struct pass *p, const struct hz_event *e)
 {
 	unsigned int c = e->cpu;
 	struct cpu1 *k = cpu_of(p, c);
+
+	if (p->stk.in)
+		stack_end(p);
 	struct rec r = { .ts = e->ts_ns, .type = REC_MARK, .aux = UINT32_MAX, .gap = GAP_NONE };
 	const u64 *woke = NULL;
 	u64 addr = 0;
@@ -1268,8 +1434,11 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 	hist_init_bits(&s->prog[0].late, HIST_SMALL_BITS);
 	hist_init_bits(&s->prog[0].req_j, HIST_SMALL_BITS);
 	s->nprog = 1;
+	hz_on_other(r, on_other, p);
 	while ((got = hz_next(r, &e)) > 0 && !p->failed)
 		on_event(p, &e);
+	if (p->stk.in)
+		stack_end(p);
 	st = hz_stats(r);
 	s->lines = st->lines;
 	s->unknown = st->unknown;

@@ -1604,6 +1604,8 @@ struct hz_reader {
 	char *buf;
 	struct hz_reader_stats st;
 	char err[320];
+	bool (*other)(void *arg, const char *line, size_t len); /* hz_on_other() */
+	void *other_arg;
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -2073,9 +2075,16 @@ static int take_line(struct hz_reader *r, const char *line, size_t len, bool nl,
 	}
 	if (kind == HZ_LINE_COMMENT)
 		count_comment(r, ck);
-	else
+	else if (!r->other || !r->other(r->other_arg, line, len))
 		r->st.unknown++;
 	return 0;
+}
+
+void hz_on_other(struct hz_reader *r, bool (*fn)(void *arg, const char *line, size_t len),
+		 void *arg)
+{
+	r->other = fn;
+	r->other_arg = arg;
 }
 
 int hz_next(struct hz_reader *r, struct hz_event *ev)

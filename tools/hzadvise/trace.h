@@ -119,6 +119,13 @@ struct hz_reader *hz_open(const char *path, char *err, size_t errlen);
  */
 int hz_next(struct hz_reader *r, struct hz_event *ev);
 const char *hz_error(const struct hz_reader *r);
+/*
+ * fn sees each line that is neither an event, a comment nor bad (a stack
+ * trace's lines, say) before it is counted unknown; it returns true for a
+ * line it knows, which is then not counted.
+ */
+void hz_on_other(struct hz_reader *r, bool (*fn)(void *arg, const char *line, size_t len),
+		 void *arg);
 const struct hz_reader_stats *hz_stats(const struct hz_reader *r);
 /* Closes; returns nonzero if a decompressor failed (its message is in hz_error). */
 int hz_close(struct hz_reader *r);
