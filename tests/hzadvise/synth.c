@@ -14,6 +14,12 @@
  *   synth udp      the sleeps loop, woken every 50 ms by a datagram that lands
  *                  30-50 us before the tick that runs its timeout: the timer
  *                  runs before the task does (sched_waking shows the wakeup)
+ *   synth bursts   a CPU that idles often (issue 43): every 2.7 ms an
+ *                  interrupt that is no timer wakes it, the tick is restarted
+ *                  at the idle exit, a task runs 1.6 ms, and the tick is
+ *                  stopped again; the tick fires in each burst at every jiffy
+ *                  the burst crosses, logged in the task's context. With
+ *                  sched_switch events; the tests strip them for the rule.
  *
  * Each expiry is logged as Linux does: the tick's hrtimer fires at the
  * jiffy, then timer_cancel and timer_expire_entry in the softirq. The
@@ -216,6 +222,46 @@ static void seconds(bool aligned)
 	}
 }
 
+static void sched_switch(uint64_t ns, int from, int to)
+{
+	char ev[256];
+
+	snprintf(ev, sizeof(ev),
+		 "sched_switch: prev_comm=%s prev_pid=%d prev_prio=120 prev_state=%s ==> "
+		 "next_comm=%s next_pid=%d next_prio=120",
+		 from ? "task" : "swapper/0", from, from ? "S" : "R", to ? "task" : "swapper/0", to);
+	line(ns, from, "d..2.", ev);
+}
+
+static void bursts(void)
+{
+	const uint64_t period = 2700000, busy = 1600000;
+	uint64_t ticks = 0;
+
+	header();
+	for (uint64_t t = T0 + 500000; t < T0 + 20000000000ULL; t += period) {
+		uint64_t j = (t - T0) / TICK + 1; /* the next jiffy boundary, from T0 */
+		char ev[256];
+
+		/* The idle exit restarts the tick at the next jiffy. */
+		snprintf(ev, sizeof(ev),
+			 "hrtimer_start: hrtimer=000000000000beef function=tick_nohz_handler "
+			 "expires=%llu softexpires=%llu mode=ABS|PINNED|HARD",
+			 (unsigned long long)(T0 + j * TICK), (unsigned long long)(T0 + j * TICK));
+		line(t, 0, "d..1.", ev);
+		sched_switch(t + 3000, 0, 300);
+		for (; T0 + j * TICK < t + busy; j++) {
+			tick(jiffy_at(T0 + j * TICK), 300);
+			ticks++;
+		}
+		sched_switch(t + busy, 300, 0);
+		line(t + busy + 4000, 0, "d..1.", "tick_stop: success=1 dependency=NONE");
+		snprintf(ev, sizeof(ev), "hrtimer_cancel: hrtimer=000000000000beef");
+		line(t + busy + 5000, 0, "d..1.", ev);
+	}
+	printf("# ticks %llu\n", (unsigned long long)ticks);
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -240,8 +286,10 @@ int main(int argc, char **argv)
 		seconds(false);
 	else if (!strcmp(what, "udp"))
 		udp();
+	else if (!strcmp(what, "bursts"))
+		bursts();
 	else {
-		fprintf(stderr, "usage: synth idle|sleeps|aligned|spread|udp [OFFSET]\n");
+		fprintf(stderr, "usage: synth idle|sleeps|aligned|spread|udp|bursts [OFFSET]\n");
 		return 2;
 	}
 	printf("# expiries %llu\n", (unsigned long long)expiries);

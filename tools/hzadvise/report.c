@@ -282,10 +282,10 @@ static void name_hurt(const struct options *o, const struct source *s, const str
  * ways): the stripped replay's distance from the full one at every
  * setting, against its distance at the recorded setting.
  */
-#define MODEL_FLOOR_SCHED   2.0 /* %: with sched events */
-#define MODEL_FLOOR_NOSCHED 3.0 /* %: without, when the recorded setting matches */
-#define MODEL_K_NOSCHED	    2.0 /* without: times the distance at the recorded setting */
-#define MODEL_REC_PCT	    5.0 /* without, off by more: re-record with sched events */
+#define MODEL_FLOOR_SCHED   2.0	 /* %: with sched events, at least its own distance */
+#define MODEL_FLOOR_NOSCHED 10.0 /* %: without: the training traces' worst, 9.8 (asyncio) */
+#define MODEL_K_NOSCHED	    2.0	 /* without: times the distance at the recorded setting */
+#define MODEL_REC_PCT	    5.0	 /* without, off by more: re-record with sched events */
 
 double model_bound(bool sched, double off_pct)
 {
@@ -358,9 +358,9 @@ void advise(const struct options *o, const struct source *s, const struct result
 		double ci = block_ci_diff(res[recorded].block_wakeups, res[best].block_wakeups,
 					  res[best].nblocks);
 
-		/* Without sched events the model's own bound counts as noise too. */
+		/* A model that failed its own check: its bound counts as noise too. */
 		if (d <= ci || d < 0.01 * (double)res[recorded].wakeups ||
-		    (!s->has_sched && d <= a->bound_pct / 100 * (double)res[recorded].wakeups)) {
+		    (a->rerecord && d <= a->bound_pct / 100 * (double)res[recorded].wakeups)) {
 			pick = recorded;
 			a->noise = true;
 		}

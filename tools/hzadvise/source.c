@@ -201,6 +201,18 @@ static void flush_held(struct pass *p, struct cpu1 *k, const struct rec *next)
 								 : UINT32_MAX - 1;
 	if (next && (k->last.flags & RF_BUSY) && (next->flags & RF_BUSY))
 		k->last.flags |= RF_BUSY_ON;
+	/*
+	 * By the rule (no sched events): the tick logged in a task's context
+	 * ran on a busy CPU, which had left idle by the local event before it
+	 * when that is within the tick's reach. A task's burst between two
+	 * events of the idle task (the tick restarted at the idle exit, then
+	 * stopped at the next idle entry) logs nothing else, and was taken for
+	 * idle: on a machine that idles often, a third of its ticks (issue 43).
+	 */
+	if (next && (next->flags & (RF_TICK | RF_BUSY | RF_SCHED)) == (RF_TICK | RF_BUSY) &&
+	    !(k->last.flags & RF_SCHED) && p->min_tick_step &&
+	    next->ts - k->last.ts <= p->min_tick_step + p->min_tick_step / 2)
+		k->last.flags |= RF_BUSY | RF_BUSY_ON;
 	/* Idle, and the recorded tick came a period later: it was kept running. */
 	if (next && (next->flags & RF_TICK) && next->type == REC_MARK &&
 	    (next->flags & RF_IDLE_TICK) && p->min_tick_step &&
