@@ -129,6 +129,7 @@ struct budget {
 	uint8_t prog;  /* whose (struct prog) */
 	uint8_t klass; /* budget_class() of its timeouts */
 	char call[64]; /* what it waits in, from the trace's stacks; "" if it has none */
+	bool kthread;  /* its stack shows a kernel thread (a comm the trace printed as <...>) */
 	u64 fired;     /* observed */
 	struct hist late;  /* observed lateness, ns (jiffies until the first pass ends) */
 	struct hist req_j; /* the timeouts asked for, in recorded jiffies */
@@ -350,7 +351,7 @@ void hist_quantile_ci(const struct hist *h, double q, u64 *lo, u64 *hi);
  * thread can have asked, budget_asks_ns()); over it? Who it is for people
  * ("udp2 thread 4242") and what it waits in.
  */
-bool budget_judged(const struct result *r, unsigned int b);
+bool budget_judged(const struct source *s, const struct result *r, unsigned int b);
 double budget_asks_ns(const struct source *s, unsigned int b);
 bool budget_hurt(const struct options *o, const struct source *s, const struct result *r,
 		 unsigned int b, double *p99_us, double *budget_us);

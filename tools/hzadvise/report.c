@@ -128,10 +128,10 @@ double budget_asks_ns(const struct source *s, unsigned int b)
 	return T > 1 ? ((double)T - 1) * (double)s->tick_nsec : 0;
 }
 
-/* A budget the advice judges: a thread's jiffies timeouts of one size, firing at least 10 times. */
-bool budget_judged(const struct result *r, unsigned int b)
+/* A budget the advice judges: a thread's jiffies timeouts of one size, firing at least 10 times; no kernel thread's. */
+bool budget_judged(const struct source *s, const struct result *r, unsigned int b)
 {
-	return b < r->nbud && r->bud[b].fired >= 10;
+	return b < r->nbud && r->bud[b].fired >= 10 && !s->budget[b].kthread;
 }
 
 /* Its p99 lateness at r, and what it may be late by: is it over? */
@@ -151,7 +151,7 @@ static bool bud_late(const struct options *o, const struct source *s, const stru
 {
 	double p, w;
 
-	return budget_judged(r, b) && budget_hurt(o, s, r, b, &p, &w);
+	return budget_judged(s, r, b) && budget_hurt(o, s, r, b, &p, &w);
 }
 
 /* Is any thread of program g late past its budget at r? */
@@ -172,7 +172,7 @@ static unsigned int hurt_count(const struct options *o, const struct source *s,
 
 	*worst = 0;
 	for (unsigned int k = 0; k < s->nbudget; k++)
-		if (budget_judged(r, k) && budget_hurt(o, s, r, k, &p, &b)) {
+		if (budget_judged(s, r, k) && budget_hurt(o, s, r, k, &p, &b)) {
 			n++;
 			if (p / b > *worst)
 				*worst = p / b;
@@ -193,9 +193,9 @@ const char *budget_who(const struct source *s, unsigned int b, char *buf, size_t
 	const char *name = s->prog[d->prog].name;
 
 	if (d->pid < 0 || named_by_pid(name))
-		snprintf(buf, len, "%s", name);
+		snprintf(buf, len, "%s%s", name, d->kthread ? " (kernel thread)" : "");
 	else
-		snprintf(buf, len, "%s thread %d", name, d->pid);
+		snprintf(buf, len, "%s %sthread %d", name, d->kthread ? "kernel " : "", d->pid);
 	return buf;
 }
 
@@ -238,7 +238,7 @@ static void name_hurt(const struct options *o, const struct source *s, const str
 
 	for (unsigned int i = 0; i < n; i++)
 		for (unsigned int g = 0; g < s->nbudget; g++)
-			if (budget_judged(&res[i], g) && budget_hurt(o, s, &res[i], g, &p, &b) &&
+			if (budget_judged(s, &res[i], g) && budget_hurt(o, s, &res[i], g, &p, &b) &&
 			    (worst_i < 0 || res[i].hz < res[worst_i].hz ||
 			     (res[i].hz == res[worst_i].hz && p / b > worst))) {
 				worst_i = (int)i;
@@ -250,7 +250,7 @@ static void name_hurt(const struct options *o, const struct source *s, const str
 		return;
 	/* The recorded setting out: that is the reason to leave it, say it of that one. */
 	for (unsigned int g = 0; recorded >= 0 && g < s->nbudget; g++)
-		if (budget_judged(&res[recorded], g) && budget_hurt(o, s, &res[recorded], g, &p, &b) &&
+		if (budget_judged(s, &res[recorded], g) && budget_hurt(o, s, &res[recorded], g, &p, &b) &&
 		    (worst_i != recorded || p / b > worst)) {
 			worst_i = recorded;
 			worst_g = g;
@@ -629,7 +629,7 @@ static void threads(FILE *f, const struct options *o, const struct source *s,
 		for (unsigned int i = 0; i < n; i++) {
 			const struct presult *pr = &res[i].bud[b];
 			double p, w;
-			bool bad = budget_judged(&res[i], b) && budget_hurt(o, s, &res[i], b, &p, &w);
+			bool bad = budget_judged(s, &res[i], b) && budget_hurt(o, s, &res[i], b, &p, &w);
 
 			fprintf(f, " %6.1f %6.2f%s", rate(pr->fired, span),
 				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0, bad ? "!" : " ");
@@ -762,7 +762,7 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 		for (unsigned int i = 0; i < n; i++) {
 			const struct presult *pr = &res[i].bud[b];
 			double p = 0, w = 0;
-			bool bad = budget_judged(&res[i], b) && budget_hurt(o, s, &res[i], b, &p, &w);
+			bool bad = budget_judged(s, &res[i], b) && budget_hurt(o, s, &res[i], b, &p, &w);
 
 			budget_hurt(o, s, &res[i], b, &p, &w);
 			fprintf(f,
@@ -771,7 +771,7 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 				result_hz(&res[i], name, sizeof(name)), mode_name(res[i].nohz),
 				s->prog[d->prog].name, d->pid, (unsigned long long)T,
 				rate(pr->fired, span), pr->fired ? p : 0, w,
-				budget_judged(&res[i], b) ? "yes" : "no", bad ? "yes" : "no");
+				budget_judged(s, &res[i], b) ? "yes" : "no", bad ? "yes" : "no");
 		}
 	}
 	fprintf(f,

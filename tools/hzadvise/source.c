@@ -1041,8 +1041,15 @@ static void stack_end(struct pass *p)
 {
 	struct stack *st = &p->stk;
 
-	if (st->bud && st->n && !p->s->budget[st->bud - 1].call[0])
-		stack_call(st, p->s->budget[st->bud - 1].call, sizeof(p->s->budget[0].call));
+	if (st->bud && st->n && !p->s->budget[st->bud - 1].call[0]) {
+		struct budget *d = &p->s->budget[st->bud - 1];
+
+		stack_call(st, d->call, sizeof(d->call));
+		/* A kernel thread whose name the trace did not keep ("<...>"): housekeeping. */
+		for (unsigned int i = 0; i < st->n; i++)
+			if (!strcmp(st->frame[i], "kthread"))
+				d->kthread = true;
+	}
 	p->s->stacks += st->bud != 0;
 	st->in = false;
 	st->bud = 0;
