@@ -673,3 +673,19 @@ while read -r name way obs rep off bound rerec cmd dev; do
 	report "hzadvise: real $name ($way): replay $off % off the observed $obs wakeups/s, or flagged" "${p[@]}"
 done <"$out/real.txt"
 [ "$(wc -l <"$out/real.txt")" -ge 14 ] || record fail "hzadvise: real traces: $(wc -l <"$out/real.txt") rows, want 2 per trace"
+
+# The HTML report in a real browser (headless Chromium, installed with
+# apt-get when missing): red where the text says late, every legend inside
+# its figure, the re-record warning where the check: line asks for one
+# (tests/hzadvise/html-check.sh). The udp2 trace has late cells, the
+# stripped synth bursts without its idle exits the warning.
+bash tests/hzadvise/html-check.sh "$bin" "$out/html" tests/data/traces/real/udp2.txt.xz \
+	"$out/bursts-nx.txt" tests/data/traces/net.txt.xz >"$out/html.txt" 2>&1
+while read -r verdict _ name rest; do
+	case $verdict in
+	pass) report "hzadvise: --html in Chromium: ${name%:} ($rest)" ;;
+	skip) echo "hzadvise: --html in Chromium: skipped: $name $rest" ;;
+	*) report "hzadvise: --html in Chromium: ${name%:}" "$rest" ;;
+	esac
+done <"$out/html.txt"
+[ -s "$out/html.txt" ] || record fail "hzadvise: --html in Chromium: html-check.sh printed nothing"

@@ -215,6 +215,13 @@ int write_plots(const char *dir, const struct options *o, const struct source *s
 #define MR 190
 #define MT 30
 #define MB 50
+/*
+ * The legend's room right of the plot: MR and LEGW more, so that its
+ * longest label ("observed (hz=1000 periodic)", 27 characters of 12 px
+ * sans-serif, about 180 px) ends inside the figure (a Chromium test
+ * measures it: tests/hzadvise/html-check.sh).
+ */
+#define LEGW 80
 
 static void html_text(FILE *f, const char *s)
 {
@@ -273,7 +280,7 @@ static void svg_wakeups(FILE *f, const struct source *s, const struct result *re
 	fprintf(f,
 		"<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
 		"font-family='sans-serif'>\n",
-		W, H);
+		W + LEGW, H);
 	fprintf(f,
 		"<text x='%d' y='18' font-size='14'>Timer wakeups per second against HZ "
 		"(bars: 95 %% intervals)</text>\n",
@@ -350,7 +357,7 @@ static void svg_lateness(FILE *f, const struct source *s, const struct result *r
 	fprintf(f,
 		"<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
 		"font-family='sans-serif'>\n",
-		W, H);
+		W + LEGW, H);
 	fprintf(f,
 		"<text x='%d' y='18' font-size='14'>How late timers fire: share at or below "
 		"each lateness</text>\n",
@@ -399,6 +406,113 @@ static void svg_lateness(FILE *f, const struct source *s, const struct result *r
 	fprintf(f, "</svg>\n");
 }
 
+static void setting_heads(FILE *f, const struct result *res, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		fprintf(f, "<th>%u%s</th>", res[i].hz, res[i].nohz ? "n" : "p");
+	fprintf(f, "</tr>\n");
+}
+
+/*
+ * The programs the text's table shows (top_progs()), a cell red where the
+ * text marks it "!" (prog_late(): a thread of it late past its budget).
+ * Each cell names its setting (data-setting) for the browser test.
+ */
+static void html_programs(FILE *f, const struct options *o, const struct source *s,
+			  const struct result *res, unsigned int n)
+{
+	double span = span_of(s);
+	unsigned int idx[24], np = top_progs(s, idx, 24);
+
+	if (!np)
+		return;
+	fprintf(f,
+		"<h2>Whose timers</h2>\n<p>Fires per second and p99 lateness (ms) of each "
+		"program's timers, observed and at each setting; red: a thread of the program "
+		"late past its budget there (--max-late-us %.0f, --max-late-pct %.0f; see the "
+		"threads below).</p>\n<table><tr><th>program</th><th>timers</th><th>observed</th>",
+		o->max_late_us, o->max_late_pct);
+	setting_heads(f, res, n);
+	for (unsigned int k = 0; k < np; k++) {
+		unsigned int g = idx[k];
+		const struct prog *pg = &s->prog[g];
+
+		fprintf(f, "<tr class='prog'><td>");
+		html_text(f, pg->name);
+		fprintf(f, "</td><td>%s</td><td>%.1f/s, %.2f</td>",
+			pg->kind == PK_HRTIMER	 ? "hrtimer"
+			: pg->kind == PK_JIFFIES ? "jiffies"
+			: pg->jiffies		 ? "kernel-jiffies"
+						 : "kernel-hrtimer",
+			pg->fired / span, hist_quantile(&pg->late, 0.99) / 1e6);
+		for (unsigned int i = 0; i < n; i++) {
+			const struct presult *pr = &res[i].prog[g];
+
+			fprintf(f, "<td data-setting='%u%s'%s>%.1f/s, %.2f</td>", res[i].hz,
+				res[i].nohz ? "n" : "p",
+				prog_late(o, s, &res[i], g) ? " class='late'" : "", pr->fired / span,
+				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0);
+		}
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n");
+}
+
+/* The threads' budgets, as the text's second table: red where it marks "!". */
+static void html_threads(FILE *f, const struct options *o, const struct source *s,
+			 const struct result *res, unsigned int n)
+{
+	double span = span_of(s);
+	unsigned int rows = 0;
+	char who[96];
+
+	for (unsigned int b = 0; b < s->nbudget; b++) {
+		bool shown = s->budget[b].fired;
+		double p, w;
+
+		for (unsigned int i = 0; i < n && !shown; i++)
+			shown = res[i].bud[b].fired;
+		if (!shown)
+			continue;
+		if (!rows++) {
+			fprintf(f,
+				"<h2>Threads' timeouts</h2>\n<p>Each thread's own jiffies "
+				"timeouts, by the size of timeout it asked, as the advice judges "
+				"them: fires per second and p99 lateness (ms); red: late past "
+				"the budget (fewer than 10 firings are not judged).</p>\n<table>"
+				"<tr><th>thread</th><th>waits in</th><th>asked (ms)</th>"
+				"<th>budget (ms)</th><th>observed</th>");
+			setting_heads(f, res, n);
+		}
+		budget_hurt(o, s, &res[0], b, &p, &w);
+		fprintf(f, "<tr><td>");
+		html_text(f, budget_who(s, b, who, sizeof(who)));
+		fprintf(f, "</td><td>");
+		html_text(f, budget_call(s, b));
+		fprintf(f, "</td><td>%.1f-%.1f</td><td>%.1f</td><td>%.1f/s, %.2f</td>",
+			budget_asks_ns(s, b) / 1e6,
+			(double)hist_quantile(&s->budget[b].req_j, 0.5) * (double)s->tick_nsec / 1e6,
+			w / 1e3, s->budget[b].fired / span,
+			hist_quantile(&s->budget[b].late, 0.99) / 1e6);
+		for (unsigned int i = 0; i < n; i++) {
+			const struct presult *pr = &res[i].bud[b];
+			bool bad = budget_judged(s, &res[i], b) &&
+				   budget_hurt(o, s, &res[i], b, &p, &w);
+
+			fprintf(f,
+				"<td data-thread='%d:%llu' data-setting='%u%s'%s>%.1f/s, %.2f</td>",
+				s->budget[b].pid,
+				(unsigned long long)hist_quantile(&s->budget[b].req_j, 0.5), res[i].hz,
+				res[i].nohz ? "n" : "p",
+				bad ? " class='late'" : "", pr->fired / span,
+				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0);
+		}
+		fprintf(f, "</tr>\n");
+	}
+	if (rows)
+		fprintf(f, "</table>\n");
+}
+
 int write_html(const char *path, const struct options *o, const struct source *s,
 	       const struct result *res, unsigned int n, int recorded, const struct advice *a,
 	       char *err, size_t errlen)
@@ -432,6 +546,21 @@ int write_html(const char *path, const struct options *o, const struct source *s
 		s->nohz ? "tickless idle" : "periodic tick", s->wakeups / span,
 		block_ci(s->block_wakeups, s->nblocks) / span,
 		o->wheel_linux ? "Linux files timers" : "dynhz runs them", s->nblocks);
+	if (a->checked)
+		fprintf(f,
+			"<p>Check: the replay at the recorded setting gives %.1f wakeups/s, the "
+			"trace shows %.1f (%+.1f %%); the model's bound on every setting's wakeups: "
+			"&plusmn;%.0f %% (beside the 95 %% intervals).</p>\n",
+			a->replayed, a->observed, a->off_pct, a->bound_pct);
+	if (a->rerecord)
+		fprintf(f,
+			"<p class='late' id='rerecord'><b>Warning:</b> no sched_switch or cpu_idle "
+			"events: busy and idle are guessed, %s; every figure may be %.0f %% off. "
+			"Re-record with tools/hzadvise/record.sh's default events (without "
+			"-n).</p>\n",
+			a->checked ? "and the replay does not give the recorded wakeups"
+				   : "and the recorded setting was not replayed to check them",
+			a->bound_pct);
 	svg_wakeups(f, s, res, n);
 	fprintf(f, "<h2>Settings</h2>\n<table><tr><th>setting</th><th>wakeups/s</th><th>ticks/s"
 		   "</th><th>late p50 (us)</th><th>p99 (us)</th><th>energy (model)</th></tr>\n");
@@ -456,40 +585,9 @@ int write_html(const char *path, const struct options *o, const struct source *s
 		"an idle interval the deepest C-state its length reaches.</p>\n",
 		o->busy_w);
 	svg_lateness(f, s, res, n);
-	fprintf(f,
-		"<h2>Whose timers</h2>\n<p>Fires per second and p99 lateness (ms) of each "
-		"program's timers; red: later than its budget (--max-late-us %.0f, --max-late-pct "
-		"%.0f).</p>\n<table><tr><th>program</th><th>observed</th>",
-		o->max_late_us, o->max_late_pct);
-	for (unsigned int i = 0; i < n; i++)
-		fprintf(f, "<th>%u%s</th>", res[i].hz, res[i].nohz ? "n" : "p");
-	fprintf(f, "</tr>\n");
-	for (unsigned int g = 1; g < s->nprog; g++) {
-		const struct prog *pg = &s->prog[g];
-
-		if (pg->fired < span)
-			continue;
-		fprintf(f, "<tr><td>");
-		html_text(f, pg->name);
-		fprintf(f, " (%s)</td><td>%.1f/s, %.2f</td>",
-			pg->kind == PK_HRTIMER	 ? "hrtimer"
-			: pg->kind == PK_JIFFIES ? "jiffies"
-						 : "kernel",
-			pg->fired / span, hist_quantile(&pg->late, 0.99) / 1e6);
-		for (unsigned int i = 0; i < n; i++) {
-			const struct presult *pr = &res[i].prog[g];
-			double b = o->max_late_pct / 100 *
-				   ((double)hist_quantile(&pg->req_j, 0.5) - 0.5) * s->tick_nsec;
-			double p99 = pr->fired ? hist_quantile(&pr->late, 0.99) : 0;
-			bool bad = pg->kind == PK_JIFFIES && pr->fired >= 10 &&
-				   p99 > (b > o->max_late_us * 1e3 ? b : o->max_late_us * 1e3);
-
-			fprintf(f, "<td%s>%.1f/s, %.2f</td>", bad ? " class='late'" : "",
-				pr->fired / span, p99 / 1e6);
-		}
-		fprintf(f, "</tr>\n");
-	}
-	fprintf(f, "</table>\n</body></html>\n");
+	html_programs(f, o, s, res, n);
+	html_threads(f, o, s, res, n);
+	fprintf(f, "</body></html>\n");
 	if (fclose(f)) {
 		snprintf(err, errlen, "--html %s: %s", path, strerror(errno));
 		return -1;
