@@ -467,7 +467,11 @@ int main(int argc, char **argv)
 		nohz[nall++] = s.nohz;
 	}
 	/* HZADVISE_LEAN=0: each replay reads the whole spool (tests/hzadvise compares) */
-	lean_on = !getenv("HZADVISE_LEAN") || strcmp(getenv("HZADVISE_LEAN"), "0");
+	{
+		const char *e = getenv("HZADVISE_LEAN");
+
+		lean_on = !e || strcmp(e, "0");
+	}
 	lean = calloc(s.ncpu, sizeof(*lean));
 	if (!lean)
 		abort();

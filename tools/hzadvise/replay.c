@@ -1122,7 +1122,7 @@ const char *result_hz(const struct result *r, char *buf, size_t len)
 	}
 	at = (size_t)snprintf(buf, len, r->retune ? "%u@0" : "%u", r->hz);
 
-	for (unsigned int i = 0; i < r->nretune && at < len; i++)
+	for (unsigned int i = 0; r->retune && i < r->nretune && at < len; i++)
 		at += (size_t)snprintf(buf + at, len - at, ">%u@%.9g", r->retune[i].hz,
 				       (double)r->retune[i].at_ns / 1e9);
 	return buf;

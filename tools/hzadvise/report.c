@@ -669,7 +669,7 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 			s->nblocks);
 		if (a->checked)
 			fprintf(f,
-				"check: the replay at the recorded setting gives %.1f wakeups/s, the "
+				"replay checked: at the recorded setting it gives %.1f wakeups/s, the "
 				"trace shows %.1f (%+.1f %%); the model's bound on every setting's "
 				"wakeups: +/-%.0f %% (beside the 95 %% intervals)\n",
 				a->replayed, a->observed, a->off_pct, a->bound_pct);

@@ -1497,7 +1497,7 @@ static const char *parse_fields(const char *p, const char *end, struct hz_event 
 {
 	struct fields f;
 	const char *why;
-	uint64_t v;
+	uint64_t v = 0;
 
 	if (fast) {
 		if (fast_fields(p, end, ev))
