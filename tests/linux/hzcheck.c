@@ -115,7 +115,7 @@ static long hz;
 static long user_hz = 100;
 static long long tick_ns;   /* TICK_NSEC: the length of a jiffy */
 static long long demand_ns; /* --demand-ns */
-static long long late_ns; /* --late-ms: 0 under -icount */
+static long long late_ns;   /* --late-ms: 0 under -icount */
 static int no_write;
 static int hres; /* CLOCK_MONOTONIC's resolution is 1 ns: high-resolution timers */
 
@@ -381,9 +381,9 @@ static int take_sample(struct sample *s)
 
 /* ---- checks that read a value once ---- */
 
-#define USERHZ_FREE "(USER_HZ, 100 whatever HZ)"
+#define USERHZ_FREE   "(USER_HZ, 100 whatever HZ)"
 #define BOOTTIME_FREE "(CLOCK_BOOTTIME in 1/100 s or s: no jiffies in it)"
-#define CPUTIME_FREE "(ticks of TICK_NSEC each in USER_HZ: the time whatever HZ)"
+#define CPUTIME_FREE  "(ticks of TICK_NSEC each in USER_HZ: the time whatever HZ)"
 
 static void check_clktck(void)
 {
@@ -393,13 +393,13 @@ static void check_clktck(void)
 
 	if (wanted("clktck")) {
 		check_free(at == (unsigned long)user_hz, "clktck-auxv", USERHZ_FREE,
-		      at == (unsigned long)user_hz ? "AT_CLKTCK %lu"
-						   : "AT_CLKTCK %lu, want USER_HZ %ld",
-		      at, user_hz);
+			   at == (unsigned long)user_hz ? "AT_CLKTCK %lu"
+							: "AT_CLKTCK %lu, want USER_HZ %ld",
+			   at, user_hz);
 		check_free(sc == user_hz, "clktck-sysconf", USERHZ_FREE,
-		      sc == user_hz ? "sysconf(_SC_CLK_TCK) %ld"
-				    : "sysconf(_SC_CLK_TCK) %ld, want USER_HZ %ld",
-		      sc, user_hz);
+			   sc == user_hz ? "sysconf(_SC_CLK_TCK) %ld"
+					 : "sysconf(_SC_CLK_TCK) %ld, want USER_HZ %ld",
+			   sc, user_hz);
 	}
 	if (!wanted("kernel-hz"))
 		return;
@@ -448,8 +448,7 @@ static void check_getres(void)
 		check_free(1, "hres-res", "(high-resolution timers: 1 ns whatever HZ)",
 			   "CLOCK_MONOTONIC resolution 1 ns");
 	else
-		check(lib == tick_ns, "hres-res",
-		      "CLOCK_MONOTONIC resolution %lld ns%s", lib,
+		check(lib == tick_ns, "hres-res", "CLOCK_MONOTONIC resolution %lld ns%s", lib,
 		      lib == tick_ns ? " (TICK_NSEC)" : ", want 1 or TICK_NSEC");
 }
 
@@ -467,7 +466,8 @@ static void check_adjtimex(void)
 		return;
 	}
 	check_free(tx.tick == want, "adjtimex-tick", "(1/USER_HZ in us, whatever HZ)",
-	      tx.tick == want ? "tick %ld us" : "tick %ld us, want %ld (1/USER_HZ)", tx.tick, want);
+		   tx.tick == want ? "tick %ld us" : "tick %ld us, want %ld (1/USER_HZ)", tx.tick,
+		   want);
 }
 
 static void check_uptime_sysinfo(void)
@@ -490,7 +490,8 @@ static void check_uptime_sysinfo(void)
 	b1 = clock_ns(CLOCK_BOOTTIME);
 	up_c = (long long)upi * 100 + (long long)upf;
 	check_free(up_c >= b0 / 10000000 && up_c <= b1 / 10000000, "uptime", BOOTTIME_FREE,
-	      "/proc/uptime %lu.%02lu, CLOCK_BOOTTIME %.3f..%.3f s", upi, upf, b0 / 1e9, b1 / 1e9);
+		   "/proc/uptime %lu.%02lu, CLOCK_BOOTTIME %.3f..%.3f s", upi, upf, b0 / 1e9,
+		   b1 / 1e9);
 	/* Its idle time is the sum of every CPU's, as /proc/stat's idle field,
 	 * read right after; the two differ by the idle time between the
 	 * reads and one truncation each. */
@@ -509,8 +510,9 @@ static void check_uptime_sysinfo(void)
 		 * host load: the same bound on a host). */
 		stat_idle = stat_idle * 100 / user_hz;
 		check_free(stat_idle - idle_c >= -1 && stat_idle - idle_c <= 4 + tick_in(100),
-		      "uptime-idle", "(the idle clock's ns in 1/100 s: no jiffies in it)", "/proc/uptime idle %lu.%02lu s, /proc/stat idle %lld/100 s",
-		      idi, idf, stat_idle);
+			   "uptime-idle", "(the idle clock's ns in 1/100 s: no jiffies in it)",
+			   "/proc/uptime idle %lu.%02lu s, /proc/stat idle %lld/100 s", idi, idf,
+			   stat_idle);
 	}
 	/* sysinfo's uptime: CLOCK_BOOTTIME's seconds, rounded up. */
 	s0 = (long)((clock_ns(CLOCK_BOOTTIME) + NSEC_PER_SEC - 1) / NSEC_PER_SEC);
@@ -520,7 +522,7 @@ static void check_uptime_sysinfo(void)
 	}
 	s1 = (long)((clock_ns(CLOCK_BOOTTIME) + NSEC_PER_SEC - 1) / NSEC_PER_SEC);
 	check_free(si.uptime >= s0 && si.uptime <= s1, "sysinfo-uptime", BOOTTIME_FREE,
-	      "%ld s, CLOCK_BOOTTIME rounded up %ld..%ld s", si.uptime, s0, s1);
+		   "%ld s, CLOCK_BOOTTIME rounded up %ld..%ld s", si.uptime, s0, s1);
 }
 
 /* btime: the time of boot in seconds, CLOCK_REALTIME - CLOCK_BOOTTIME. */
@@ -540,7 +542,7 @@ static void check_btime(void)
 	}
 	check_free(btime >= want - 1 && btime <= want + 1, "btime",
 		   "(CLOCK_REALTIME - CLOCK_BOOTTIME in s: no jiffies in it)",
-	      "btime %lld, realtime - boottime %lld s", btime, want);
+		   "btime %lld, realtime - boottime %lld s", btime, want);
 }
 
 /* ---- sysctls kept in jiffies ---- */
@@ -840,7 +842,8 @@ static void check_sockopts(void)
 			lb.l_linger = -errno;
 		p += snprintf(p, (size_t)(vals + sizeof(vals) - p), " SO_LINGER %d", lb.l_linger);
 		bad |= lb.l_linger != 7;
-		check_free(!bad, "sockopt-tcp-secs", "(seconds * HZ / HZ)", "set 7 s, read%s", vals);
+		check_free(!bad, "sockopt-tcp-secs", "(seconds * HZ / HZ)", "set 7 s, read%s",
+			   vals);
 	}
 	/* A new socket's retransmission timeout, TCP_TIMEOUT_INIT (1 * HZ), in
 	 * us through jiffies_to_usecs: HZ * 1000000 / HZ, exactly 1 s at
@@ -910,8 +913,7 @@ static void check_tcp_timers(void)
 	if (write(a, "x", 1) != 1 || read(b, &ti, 1) != 1 ||
 	    getsockopt(a, IPPROTO_TCP, TCP_INFO, &ti, &len))
 		check(0, "tcp-rto", "write, read or TCP_INFO: %s", strerror(errno));
-	else
-	{
+	else {
 		/* __tcp_set_rto: usecs_to_jiffies(srtt + rttvar) with rttvar at
 		 * least tcp_rto_min_us; the RTT on loopback is under a tick
 		 * (guest instructions: tens of us), so the RTO is
@@ -1065,13 +1067,14 @@ static void check_cputime(void)
 			  busy = cpu_ns * user_hz / NSEC_PER_SEC;
 		long long tol = c1.nonzero + 2 * tick_in(user_hz) + 1;
 
-		check_free(llabs(c1.sum - c0.sum - el) <= tol && c1.busy - c0.busy >= busy - tol &&
-				   c1.busy - c0.busy <= el + tol,
-			   "proc-stat-busy", CPUTIME_FREE,
-		      "cpu%d line +%lld ticks in %.3f s, busy +%lld for %.3f s of CPU (want %lld "
-		      "+-%lld and %lld..%lld)",
-		      cpu, c1.sum - c0.sum, (m1 - m0) / 1e9, c1.busy - c0.busy, cpu_ns / 1e9, el,
-		      tol, busy - tol, el + tol);
+		check_free(
+			llabs(c1.sum - c0.sum - el) <= tol && c1.busy - c0.busy >= busy - tol &&
+				c1.busy - c0.busy <= el + tol,
+			"proc-stat-busy", CPUTIME_FREE,
+			"cpu%d line +%lld ticks in %.3f s, busy +%lld for %.3f s of CPU (want %lld "
+			"+-%lld and %lld..%lld)",
+			cpu, c1.sum - c0.sum, (m1 - m0) / 1e9, c1.busy - c0.busy, cpu_ns / 1e9, el,
+			tol, busy - tol, el + tol);
 	}
 	/* The child's CPU time from here on is read with its own CPU clock
 	 * once it sleeps in its read: what it reported may be short of what
@@ -1122,13 +1125,13 @@ static void check_cputime(void)
 
 			check_free(got >= want - 2 && got <= want + 1, "proc-pid-stat-cputime",
 				   "(CPU time scaled to the CPU clock: no jiffies in it)",
-			      "utime %lld + stime %lld, CPU clock %.3f s: want %lld -2..+1", f[14],
-			      f[15], cpu_ns / 1e9, want);
+				   "utime %lld + stime %lld, CPU clock %.3f s: want %lld -2..+1",
+				   f[14], f[15], cpu_ns / 1e9, want);
 			check_free(f[22] >= boot0 * user_hz / NSEC_PER_SEC &&
 					   f[22] <= boot1 * user_hz / NSEC_PER_SEC,
 				   "proc-pid-stat-starttime", BOOTTIME_FREE,
-			      "starttime %lld, forked at CLOCK_BOOTTIME %.3f..%.3f s", f[22],
-			      boot0 / 1e9, boot1 / 1e9);
+				   "starttime %lld, forked at CLOCK_BOOTTIME %.3f..%.3f s", f[22],
+				   boot0 / 1e9, boot1 / 1e9);
 		}
 	} else {
 		check(0, "proc-pid-stat", "cannot read %s", path);
@@ -1149,11 +1152,12 @@ static void check_cputime(void)
 				  (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * NSEC_PER_USEC,
 			  want = ru_ns * user_hz / NSEC_PER_SEC;
 
-		check_free(got >= want - 2 && got <= want + 2 && ru_ns >= cpu_ns - 1000,
-			   "times-cutime", "(CPU time scaled to the CPU clock: no jiffies in it)",
-		      "tms_cutime %ld + tms_cstime %ld, rusage %.3f s (asleep %.3f s): want %lld "
-		      "+-2",
-		      (long)t.tms_cutime, (long)t.tms_cstime, ru_ns / 1e9, cpu_ns / 1e9, want);
+		check_free(
+			got >= want - 2 && got <= want + 2 && ru_ns >= cpu_ns - 1000,
+			"times-cutime", "(CPU time scaled to the CPU clock: no jiffies in it)",
+			"tms_cutime %ld + tms_cstime %ld, rusage %.3f s (asleep %.3f s): want %lld "
+			"+-2",
+			(long)t.tms_cutime, (long)t.tms_cstime, ru_ns / 1e9, cpu_ns / 1e9, want);
 		/* SIGCHLD's si_utime and si_stime, in clock_t too, but from the
 		 * raw tick samples (task_cputime, not scaled to the CPU clock as
 		 * times() and /proc are): each tick that finds the child running
@@ -1212,8 +1216,8 @@ static void check_stat_sleep(void)
 	 * field. */
 	tol = a1.nonzero + (long long)ncpu * (2 * tick_in(user_hz) + 1);
 	check_free(llabs(a1.sum - a0.sum - el) <= tol, "proc-stat-sleep", CPUTIME_FREE,
-	      "cpu line +%lld ticks in %.3f s on %d CPUs, want %lld +-%lld", a1.sum - a0.sum,
-	      (m1 - m0) / 1e9, ncpu, el, tol);
+		   "cpu line +%lld ticks in %.3f s on %d CPUs, want %lld +-%lld", a1.sum - a0.sum,
+		   (m1 - m0) / 1e9, ncpu, el, tol);
 }
 
 /* ---- the coarse clock steps by the tick ---- */
@@ -1369,8 +1373,8 @@ static void judge(const char *name, enum kind kind, prep_fn prep, wait_fn fn, vo
 			el = mono() - t0;
 		}
 		if (rc) {
-			check(0, name, "%ld ms: %s", list_ms[i], rc < 0 ? strerror(errno)
-							       : "never waited its time out");
+			check(0, name, "%ld ms: %s", list_ms[i],
+			      rc < 0 ? strerror(errno) : "never waited its time out");
 			return;
 		}
 		p += snprintf(p, (size_t)(vals + sizeof(vals) - p), " %ld:%+.3f%s", list_ms[i],
@@ -1529,7 +1533,7 @@ static int w_rcvtimeo(long long ns, void *ctx)
 
 	(void)ns;
 	return recv(*(int *)ctx, &b, 1, 0) < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? 0
-												: -1;
+											    : -1;
 }
 
 /* Fill a stream socket's send buffer (the peer reads nothing). */
@@ -1619,7 +1623,8 @@ static void check_timeouts(void)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	judge("timeout-itimer", SLACK_NONE, NULL, w_itimer, NULL, timeouts_ms, NTIMEOUTS);
 	judge("timeout-alarm", SLACK_NONE, NULL, w_alarm, NULL, alarm_ms, 1);
-	judge("timeout-sigtimedwait", SLACK_TASK, NULL, w_sigtimedwait, NULL, timeouts_ms, NTIMEOUTS);
+	judge("timeout-sigtimedwait", SLACK_TASK, NULL, w_sigtimedwait, NULL, timeouts_ms,
+	      NTIMEOUTS);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	{
 		struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = 64 };
@@ -1643,8 +1648,8 @@ static void check_timeouts(void)
 					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 
 		if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
-			judge("timeout-rcvtimeo-udp", JIFFIES_SOCK, p_rcvtimeo, w_rcvtimeo, &fd, timeouts_ms,
-			      NTIMEOUTS);
+			judge("timeout-rcvtimeo-udp", JIFFIES_SOCK, p_rcvtimeo, w_rcvtimeo, &fd,
+			      timeouts_ms, NTIMEOUTS);
 		else
 			check(0, "timeout-rcvtimeo-udp", "bind 127.0.0.1: %s", strerror(errno));
 		close(fd);
@@ -1658,8 +1663,10 @@ static void check_timeouts(void)
 		int small = 4096;
 
 		setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
-		judge("timeout-sndtimeo-unix", JIFFIES_SOCK, p_sndtimeo, w_sndtimeo, &sv[0], timeouts_ms, NTIMEOUTS);
-		judge("timeout-rcvtimeo-unix", JIFFIES_SOCK, p_rcvtimeo, w_rcvtimeo, &sv[0], timeouts_ms, NTIMEOUTS);
+		judge("timeout-sndtimeo-unix", JIFFIES_SOCK, p_sndtimeo, w_sndtimeo, &sv[0],
+		      timeouts_ms, NTIMEOUTS);
+		judge("timeout-rcvtimeo-unix", JIFFIES_SOCK, p_rcvtimeo, w_rcvtimeo, &sv[0],
+		      timeouts_ms, NTIMEOUTS);
 		close(sv[0]);
 		close(sv[1]);
 	} else if (wanted("timeout-sndtimeo-unix")) {
@@ -1670,7 +1677,8 @@ static void check_timeouts(void)
 
 		setsockopt(a, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
 		setsockopt(b, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
-		judge("timeout-sndtimeo-tcp", JIFFIES_SOCK, p_sndtimeo, w_sndtimeo, &a, timeouts_ms, NTIMEOUTS);
+		judge("timeout-sndtimeo-tcp", JIFFIES_SOCK, p_sndtimeo, w_sndtimeo, &a, timeouts_ms,
+		      NTIMEOUTS);
 		close(a);
 		close(b);
 	} else if (wanted("timeout-sndtimeo-tcp")) {
@@ -1709,8 +1717,8 @@ static void check_rates(const struct sample *s0, const struct sample *s1, int tl
 		long long tol = tick_in(user_hz) + 2;
 
 		check_free(llabs(got - want) <= tol, "times-rate", CPUTIME_FREE,
-		      "times() +%lld in %.3f s: %.2f/s, want %lld +-%lld (%ld/s)", got, el / 1e9,
-		      (double)got * NSEC_PER_SEC / el, want, tol, user_hz);
+			   "times() +%lld in %.3f s: %.2f/s, want %lld +-%lld (%ld/s)", got,
+			   el / 1e9, (double)got * NSEC_PER_SEC / el, want, tol, user_hz);
 	}
 	if (!wanted("jiffies-rate"))
 		return;
