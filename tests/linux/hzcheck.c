@@ -548,11 +548,12 @@ static void check_btime(void)
 /* ---- sysctls kept in jiffies ---- */
 
 enum unit {
-	SECS,	/* proc_dointvec_jiffies: jiffies / HZ */
-	USERHZ, /* proc_dointvec_userhz_jiffies: jiffies_to_clock_t */
-	MSECS,	/* proc_dointvec_ms_jiffies: jiffies_to_msecs */
-	RAW,	/* proc_dointvec on a jiffies value: shown in jiffies, HZ-dependent */
-	MSSLICE /* sched_rr_timeslice_ms: (MSEC_PER_SEC * RR_TIMESLICE) / HZ */
+	SECS,	 /* proc_dointvec_jiffies: jiffies / HZ */
+	USERHZ,	 /* proc_dointvec_userhz_jiffies: jiffies_to_clock_t */
+	MSECS,	 /* proc_dointvec_ms_jiffies: jiffies_to_msecs */
+	RAW,	 /* proc_dointvec on a jiffies value: shown in jiffies, HZ-dependent */
+	MSSLICE, /* sched_rr_timeslice_ms: (MSEC_PER_SEC * RR_TIMESLICE) / HZ */
+	USECS	 /* proc_dointvec of jiffies_to_usecs(a jiffies default) */
 };
 
 struct sysctl {
@@ -582,7 +583,8 @@ static const struct sysctl sysctls[] = {
 	{ "/proc/sys/net/ipv4/tcp_fin_timeout", SECS, 60, 1, 0 },
 	{ "/proc/sys/net/ipv4/icmp_ratelimit", MSECS, 1, 1, 7 },	/* 1 * HZ */
 	{ "/proc/sys/net/ipv4/tcp_invalid_ratelimit", MSECS, 1, 2, 0 }, /* HZ / 2 */
-	{ "/proc/sys/net/ipv4/route/gc_timeout", SECS, 300, 1, 0 },	/* RT_GC_TIMEOUT */
+	{ "/proc/sys/net/ipv4/tcp_rto_min_us", USECS, 1, 5, 0 },    /* 6.12: TCP_RTO_MIN, HZ / 5 */
+	{ "/proc/sys/net/ipv4/route/gc_timeout", SECS, 300, 1, 0 }, /* RT_GC_TIMEOUT */
 	{ "/proc/sys/net/ipv4/route/gc_interval", SECS, 60, 1, 0 },
 	{ "/proc/sys/net/ipv4/route/gc_min_interval", SECS, 1, 2, 0 }, /* HZ / 2: shows 0 */
 	{ "/proc/sys/net/ipv4/route/gc_min_interval_ms", MSECS, 1, 2, 0 },
@@ -654,6 +656,8 @@ static long long shown(enum unit u, long long j)
 		 * RR_TIMESLICE = 100 * HZ / 1000: 100 at HZ 100, 250, 300 and
 		 * 1000; 99 at 333, 83 at 24. */
 		return 1000 * (100 * hz / 1000) / hz;
+	case USECS:
+		return j_to_us(j);
 	}
 	return -1;
 }
