@@ -1242,10 +1242,13 @@ static void check_coarse_steps(void)
 	 * whole number k >= 1 of the timekeeper's interval, TICK_NSEC of
 	 * clocksource cycles rounded to a cycle and kept right by the NTP
 	 * error feedback: within 100 ppm and 20 ns a tick of k * TICK_NSEC.
-	 * A spinning task sees every tick, so nearly every step is one tick
-	 * (k = 1); more than one when a kernel thread ran over a tick: at
-	 * least three steps in four must be k = 1, or a tick of 4 ms would
-	 * pass as four of 1 ms. */
+	 * The smallest step must be one tick (k = 1), or a tick of 4 ms
+	 * would pass as four of 1 ms. Not most steps: a spinning task sees
+	 * every tick, but the timekeeper advances only by whole intervals,
+	 * and when the tick comes a hair before an interval of the
+	 * clocksource has passed it waits for the next (Debian's stock
+	 * 6.12.118 cloud kernel under -icount at HZ 250: 37 steps of two
+	 * ticks or more, one of one; the project's kernels: every step one tick). */
 	while (steps < 40 && (now = mono()) < end) {
 		long long c = clock_ns(CLOCK_MONOTONIC_COARSE), d, k, off;
 
@@ -1269,9 +1272,9 @@ static void check_coarse_steps(void)
 		      "%d of %d steps not a multiple of TICK_NSEC %lld (e.g. %lld ns)", bad, steps,
 		      tick_ns, bad_step);
 	else
-		check(steps >= 2 && ones * 4 >= steps * 3, "coarse-steps",
+		check(steps >= 2 && ones > 0, "coarse-steps",
 		      "%d steps, %d of one TICK_NSEC %lld, each a multiple within %lld ns%s", steps,
-		      ones, tick_ns, worst, ones * 4 >= steps * 3 ? "" : " (want 3 in 4 of one)");
+		      ones, tick_ns, worst, ones > 0 ? "" : " (want the smallest of one)");
 }
 
 /* ---- timeouts ---- */
