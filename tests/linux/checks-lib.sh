@@ -21,7 +21,9 @@
 #
 # lc_results LABEL LOG [ARCH]: the results of one boot from its console
 #   log, one result each (scripts/lib.sh's record) for every "linuxcheck:
-#   result" line, named "LABEL: NAME" (a skip is printed, not recorded),
+#   result" line, named "LABEL: NAME" (a skip is recorded as "skip NAME"
+#   in DZ_RESULTS by lc_skip: neither pass nor fail, for the closing line
+#   to count; hzcheck's own skips come as "hzcheck:CHECK" results),
 #   and one more, "LABEL: finished", failed when the log has no
 #   "linuxcheck: done" (the guest crashed, hung or was cut by the timeout).
 #   hzcheck's FAIL lines and a failed selftest's last lines go to stderr.
@@ -85,6 +87,12 @@ lc_stock() {
 	awk -v a="$1" -v p="${2#kselftest:}" '$1 == a && $2 == p { print $3; exit }' "$LC_STOCK"
 }
 
+# lc_skip NAME: one skip in DZ_RESULTS ("skip NAME"), beside scripts/lib.sh's
+# pass and fail lines: make check's closing line counts them.
+lc_skip() {
+	echo "skip $1" >>"${DZ_RESULTS:-build/results.txt}"
+}
+
 lc_results() {
 	local label=$1 log=$2 arch=${3:-} line name status rest bad=0
 	while IFS= read -r line; do
@@ -104,6 +112,7 @@ lc_results() {
 				printf '%-50s FAILED: skipped (%s), but it passes on stock Linux\n' "$label: $name" "$rest"
 				bad=1
 			else
+				lc_skip "$label: $name"
 				printf '%-50s skipped (%s)\n' "$label: $name" "$rest"
 			fi
 			;;
