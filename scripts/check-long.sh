@@ -43,5 +43,6 @@ done
 
 passed=$(grep -c '^pass ' "$DZ_RESULTS")
 failed=$(grep -c '^fail ' "$DZ_RESULTS")
-echo "$passed passed, $failed failed"
+skipped=$(grep -c '^skip ' "$DZ_RESULTS")
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -77,9 +77,10 @@ echo "${took[-1]}"
 
 passed=$(grep -c '^pass ' "$DZ_RESULTS")
 failed=$(grep -c '^fail ' "$DZ_RESULTS")
+skipped=$(grep -c '^skip ' "$DZ_RESULTS")
 if [ "$failed" -ne 0 ]; then
 	echo "failures:"
 	grep '^fail ' "$DZ_RESULTS" | sort | uniq -c
 fi
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -16,7 +16,7 @@ run | kernel) want+=(qemu-system-x86 qemu-user gcc-multilib) ;;
 # scripts/linux/lib.sh); both boot under QEMU. The checks' programs for
 # arm64 (tests/linux/payload.sh) link statically with clang and lld against
 # Debian's cross glibc and libgcc, which live beside gcc-multilib.
-linux) want+=(flex bison bc libelf-dev ccache clang lld llvm qemu-system-x86 qemu-system-arm cpio xz-utils
+linux) want+=(flex bison bc python3-ply python3-git libelf-dev ccache clang lld llvm qemu-system-x86 qemu-system-arm cpio xz-utils
 	libc6-dev-arm64-cross libgcc-12-dev-arm64-cross) ;;
 esac
 

@@ -10,10 +10,12 @@
 # KIND, and the build directory (O=), all under build/linux/:
 #   dynhz   the patched tree (linux/series), HZ_DYNAMIC on     ARCH[-hzHZ]/
 #   nodyn   the patched tree, HZ_DYNAMIC off (compile-time HZ)  ARCH-nodyn[-hzHZ]/
+#           (and the series' KUnit suite off: constant.sh compares it)
 #   stock   the pristine tree, no patch, HZ fixed at HZ (250)   stock-hzHZ-ARCH/
+#   fixes   the series' leading fixes alone (lx_fixes), as stock fixes-hzHZ-ARCH/
 # LINUX_TREE (with LINUX_TREE_KEY) builds a tree the caller made instead of
 # the patched one (check-series.sh).
-# HZ sets CONFIG_HZ (the default of hz= with HZ_DYNAMIC on). Stock Linux 6.1
+# HZ sets CONFIG_HZ (the default of hz= with HZ_DYNAMIC on). Stock Linux 6.12
 # offers 100, 250, 300 and 1000 only: CONFIG_HZ is an int without a prompt,
 # computed from the choice HZ_100/250/300/1000, so CONFIG_HZ=333 in a
 # fragment is silently recomputed as 250 (measured), and any other value
@@ -52,12 +54,16 @@ stock)
 	hz=${hz:-250}
 	dir=$LX_BUILD/stock-hz$hz-$arch
 	;;
+fixes)
+	hz=${hz:-250}
+	dir=$LX_BUILD/fixes-hz$hz-$arch
+	;;
 *) lx_die "unknown kind '$kind' (dynhz, nodyn or stock)" ;;
 esac
 case $hz in
 '' | 100 | 250 | 300 | 1000) ;;
 *[!0-9]*) lx_die "CONFIG_HZ=$hz is not a number" ;;
-*) [ "$kind" = stock ] && lx_die "stock Linux 6.1 has CONFIG_HZ 100, 250, 300 or 1000 only, not $hz (a choice of four; CONFIG_HZ itself has no prompt)" ;;
+*) [ "$kind" = stock ] || [ "$kind" = fixes ] && lx_die "stock Linux 6.12 has CONFIG_HZ 100, 250, 300 or 1000 only, not $hz (a choice of four; CONFIG_HZ itself has no prompt)" ;;
 esac
 if [ $print_only = 1 ]; then
 	echo "$dir/$image"
@@ -75,6 +81,10 @@ command -v ccache >/dev/null || lx_die "no ccache (scripts/deps.sh linux install
 if [ "$kind" = stock ]; then
 	tree=$(bash "$DZ_ROOT/scripts/linux/source.sh" pristine)
 	tree_key=$(basename "$tree")
+	series=0
+elif [ "$kind" = fixes ]; then
+	tree=$(bash "$DZ_ROOT/scripts/linux/source.sh" fixes)
+	tree_key=fixes-$(cat "$LX_SRC/fixes.key")
 	series=0
 elif [ -n "${LINUX_TREE:-}" ]; then
 	# A tree made by the caller (check-series.sh: the series applied
@@ -115,14 +125,17 @@ echo "$ident" >"$dir/.dynhz-source"
 		esac
 		echo "CONFIG_HZ=$hz"
 	fi
-	[ "$kind" = nodyn ] && echo "# CONFIG_HZ_DYNAMIC is not set"
+	# The constant build without the series' own options, so that its
+	# vmlinux can be held against the fixes-only tree's (constant.sh).
+	[ "$kind" = nodyn ] && echo "# CONFIG_HZ_DYNAMIC is not set" &&
+		echo "# CONFIG_HZ_KUNIT_TEST is not set"
 	true
 } >"$dir/dynhz-args.config.tmp"
 cmp -s "$dir/dynhz-args.config.tmp" "$dir/dynhz-args.config" ||
 	mv "$dir/dynhz-args.config.tmp" "$dir/dynhz-args.config"
 rm -f "$dir/dynhz-args.config.tmp"
 frags=("$LX_CONFIG/base.config" "$LX_CONFIG/$arch.config")
-[ "$kind" = stock ] || frags+=("$LX_CONFIG/dynhz.config")
+[ "$kind" = stock ] || [ "$kind" = fixes ] || frags+=("$LX_CONFIG/dynhz.config")
 frags+=("$dir/dynhz-args.config")
 for f in "${frags[@]}"; do [ -f "$f" ] || lx_die "no fragment $f"; done
 
@@ -130,6 +143,8 @@ export CCACHE_DIR=${DYNHZ_CCACHE_DIR:-$DZ_ROOT/build/ccache}
 export CCACHE_BASEDIR=$DZ_ROOT
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export KBUILD_BUILD_USER=dynhz KBUILD_BUILD_HOST=dynhz
+# The constant kinds are compared byte for byte (constant.sh): no date.
+case $kind in stock | fixes | nodyn) export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970" ;; esac
 kmake=(make -C "$tree" O="$dir" ARCH="$karch" "${ktool[@]}")
 
 # check_config: every option of the fragments against .config, a later
@@ -193,8 +208,8 @@ fi
 [ $config_only = 1 ] && echo "linux: ${dir#"$DZ_ROOT"/}/.config" >&2 && exit 0
 
 # Up to date: the last build of this directory was of this tree and this
-# configuration, and no file of the tree (the dynhz/ links followed: the
-# project's core) nor .config has changed since it began. One find over
+# configuration, and no file of the tree
+# nor .config has changed since it began. One find over
 # the tree (a second) instead of Linux's make walking it (tens of seconds
 # when the machine is busy). LINUX_FORCE=1 runs Linux's make anyway.
 built="$tree_key $config_key"

@@ -1,103 +1,78 @@
 #!/bin/bash
-# constant.sh [ARCH] -- the series with CONFIG_HZ_DYNAMIC=n is stock Linux
-# (make check-long; issue 29, item 8). Two judges, both independent of
-# the series' own code:
+# constant.sh [ARCH] -- CONFIG_HZ_DYNAMIC=n is stock, byte for byte
+# (make check-long; issue 40, item 4).
 #
-#   1. The code is stock's. The series built with CONFIG_HZ_DYNAMIC=n
-#      (make linux CONFIG_HZ_DYNAMIC=n CONFIG_HZ=N) against stock 6.1 (make
-#      linux-stock CONFIG_HZ=N), same fragments, N = 250 and 1000: every
-#      kernel/time/*.o stock has must have the same .text, byte for byte
-#      (objcopy -j .text), and the whole vmlinux's code (its functions'
-#      sizes summed, nm -S) must be within 0.1 % of stock's once the one
-#      object stock has not is taken out: the KUnit suite
-#      (kernel/time/hz_kunit.o: HZ_KUNIT_TEST comes with the series).
-#      Shown with and without it, and .text's size beside (x86_64 pads
-#      .text to 2 MB, so there it does not move with a few KB).
-#   2. The conversions are exact. The KUnit suite hz (kernel/time/hz_kunit.c,
-#      patch 26) checks every jiffies conversion against its definition
-#      in 128-bit integers; built with a constant HZ it runs on stock's
-#      conversions (the code of 1.). The constant builds at N = 100, 250
-#      and 1000 are booted (-icount, one CPU) with only that suite: it
-#      must pass with no test skipped. So stock's conversions and the
-#      CONFIG_HZ_DYNAMIC build's, which pass the same suite at every HZ,
-#      give the exact values on every input tried.
+# The series opens with independent fixes (linux/series, before its line
+# "#@ feature"): each changes stock's behaviour on its own and can be
+# taken alone. After them, the series with CONFIG_HZ_DYNAMIC=n must build
+# the very kernel the tree with those fixes alone builds. For CONFIG_HZ
+# 100, 250, 300 and 1000 (LINUX_CONSTANT_HZ), same fragments, no build
+# date (build.sh's constant kinds):
 #
-# One result per comparison and boot. Logs and boots in build/linux-long/.
+#   build.sh ARCH fixes N   the pristine tree plus the fixes
+#   build.sh ARCH nodyn N   the whole series, HZ_DYNAMIC and its KUnit
+#                           suite off
+#
+# and the two vmlinux compared: .text as a whole (objcopy), then every
+# function symbol (nm) by its bytes, so that a difference names the
+# functions it is in. One result per HZ: every function identical, the
+# same set of functions, the same .text size. Logs in
+# build/linux-long/constant-ARCH/.
 cd "$(dirname "$0")/../.." || exit 1
 source scripts/lib.sh
 source scripts/linux/lib.sh
-source scripts/linux/boot.sh
-source tests/linux/checks-lib.sh
 export LC_ALL=C
 arch=${1:-x86_64}
 out=build/linux-long/constant-$arch
 mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.rc "$out"/*.err "$out"/*.kernel
 bash scripts/deps.sh linux >/dev/null || exit 1
+lx_arch_vars "$arch"
+case $arch in arm64) objcopy=llvm-objcopy nm=llvm-nm ;; *) objcopy=objcopy nm=nm ;; esac
+[ -n "$(lx_fixes)" ] || { report "linux constant $arch" "linux/series has no '#@ feature' line: no fixes to compare with"; exit 0; }
 
-# kernel KIND HZ: builds, prints the image (nothing when the build failed).
-kernel() {
+# vmlinux KIND HZ: builds, prints vmlinux (nothing when the build failed).
+vmlinux() {
 	if bash scripts/linux/build.sh "$arch" "$1" "$2" >"$out/build-$1-$2.log" 2>&1; then
-		bash scripts/linux/build.sh --print "$arch" "$1" "$2"
+		echo "$(dirname "$(dirname "$(dirname "$(dirname "$(bash scripts/linux/build.sh --print "$arch" "$1" "$2")")")")")/vmlinux"
 	else
 		report "linux constant $arch: build $1 HZ $2" "$(tail -1 "$out/build-$1-$2.log")"
 	fi
 }
 
-specs=()
-for n in 100 250 1000; do
-	k=$(kernel nodyn "$n")
-	[ -n "$k" ] && specs+=("hz$n|$arch|$k|$out/initramfs.cpio|checkhz=$n kunit.filter_glob=hz check=kernelhz|icount|600")
-done
-if bash tests/linux/payload.sh "$arch" >"$out/payload.log" 2>&1 &&
-	bash scripts/linux/initramfs.sh "$arch" "$out/initramfs.cpio" "build/linux-payload/$arch" >>"$out/payload.log" 2>&1; then
-	lx_boot_list "$out" "${specs[@]}"
-	for s in "${specs[@]}"; do
-		n=${s%%|*}
-		lc_judge "linux constant $arch HZ=${n#hz}" "$out/$n" "$arch" kunit=hz checks
-	done
-else
-	report "linux constant $arch: payload" "$(tail -1 "$out/payload.log")"
-fi
+# funcs VMLINUX TEXTBIN: "name size hash" for every function symbol in
+# .text, sorted; TEXTBIN gets .text itself.
+funcs() {
+	"$objcopy" -O binary --only-section=.text "$1" "$2"
+	$nm -S --defined-only "$1" | python3 -c '
+import sys, hashlib
+text = open(sys.argv[1], "rb").read()
+start = int(sys.argv[2], 16)
+out = []
+for line in sys.stdin:
+	f = line.split()
+	if len(f) != 4 or f[2] not in "tT":
+		continue
+	off, size = int(f[0], 16) - start, int(f[1], 16)
+	if off < 0 or off + size > len(text):
+		continue
+	out.append("%s %d %s" % (f[3], size, hashlib.sha1(text[off:off + size]).hexdigest()[:12]))
+print("\n".join(sorted(out)))
+' "$2" "$(readelf -SW "$1" | sed 's/\[ */[/' | awk '$2 == ".text" { print $4 }')"
+}
 
-# text FILE: the size of .text (size -A), 0 when there is none.
-text() { size -A "$1" 2>/dev/null | awk '$1 == ".text" { print $2; f = 1 } END { if (!f) print 0 }'; }
-
-for n in 250 1000; do
-	c=$(kernel nodyn "$n") s=$(kernel stock "$n")
-	[ -n "$c" ] && [ -n "$s" ] || continue
-	c=${c%/arch/*} s=${s%/arch/*}
-	same=0 differ=() missing=()
-	for o in "$s"/kernel/time/*.o; do
-		b=$(basename "$o")
-		case $b in built-in.a | *.mod.o) continue ;; esac
-		if [ ! -f "$c/kernel/time/$b" ]; then
-			missing+=("$b")
-		elif cmp -s <(objcopy -O binary -j .text "$o" /dev/stdout) \
-			<(objcopy -O binary -j .text "$c/kernel/time/$b" /dev/stdout); then
-			same=$((same + 1))
-		else
-			differ+=("$b")
-		fi
-	done
-	if [ ${#differ[@]} -eq 0 ] && [ ${#missing[@]} -eq 0 ] && [ "$same" -gt 0 ]; then
-		report "linux constant $arch HZ=$n: kernel/time/*.o .text as stock's"
-		echo "  $same objects, .text identical: $(for o in "$s"/kernel/time/*.o; do text "$o"; done | awk '{ t += $1 } END { print t }') bytes each side"
+for n in ${LINUX_CONSTANT_HZ:-100 250 300 1000}; do
+	a=$(vmlinux fixes "$n") b=$(vmlinux nodyn "$n")
+	[ -n "$a" ] && [ -n "$b" ] || continue
+	funcs "$a" "$out/fixes-$n.text" >"$out/fixes-$n.funcs"
+	funcs "$b" "$out/nodyn-$n.text" >"$out/nodyn-$n.funcs"
+	total=$(wc -l <"$out/fixes-$n.funcs")
+	diff "$out/fixes-$n.funcs" "$out/nodyn-$n.funcs" >"$out/diff-$n.txt"
+	differ=$(grep -c '^>' "$out/diff-$n.txt")
+	if cmp -s "$out/fixes-$n.text" "$out/nodyn-$n.text" && [ "$differ" = 0 ]; then
+		report "linux constant $arch: HZ $n: vmlinux code identical ($total functions, .text $(stat -c %s "$out/fixes-$n.text") bytes)"
 	else
-		report "linux constant $arch HZ=$n: kernel/time/*.o .text as stock's" \
-			"$same identical; different: ${differ[*]:-none}; not built: ${missing[*]:-none}"
+		report "linux constant $arch: HZ $n: vmlinux code identical" \
+			"$differ of $total functions differ, .text $(stat -c %s "$out/fixes-$n.text") vs $(stat -c %s "$out/nodyn-$n.text") bytes ($out/diff-$n.txt):" \
+			"$(grep '^>' "$out/diff-$n.txt" | head -8 | awk '{ print $2 }' | tr '\n' ' ')"
 	fi
-	# The code's size, not .text's (see lx_code_size).
-	ts=$(lx_code_size "$s/vmlinux") tc=$(lx_code_size "$c/vmlinux")
-	tk=$(lx_code_size "$c/kernel/time/hz_kunit.o")
-	line=$(awk -v s="$ts" -v c="$tc" -v k="$tk" -v p="$(text "$s/vmlinux")" -v q="$(text "$c/vmlinux")" 'BEGIN {
-		printf "functions (nm -S): stock %d, constant %d (%+.4f %%), less the KUnit suite'\''s %d: %d (%+.4f %%); .text %d and %d",
-			s, c, (c - s) * 100 / s, k, c - k, (c - k - s) * 100 / s, p, q }')
-	if awk -v s="$ts" -v c="$tc" -v k="$tk" 'BEGIN { d = (c - k - s) / s; exit !(s > 0 && d <= 0.001 && d >= -0.001) }'; then
-		report "linux constant $arch HZ=$n: vmlinux code within 0.1 %"
-		echo "  $line"
-	else
-		report "linux constant $arch HZ=$n: vmlinux code within 0.1 %" "$line"
-	fi
-	echo "$arch HZ=$n: $same of kernel/time/*.o identical; $line" >>"$out/summary.txt"
 done

@@ -3,7 +3,7 @@
 # check-long; issue 29, item 6): for each architecture (x86_64 and arm64
 # by default)
 #
-#   stock 6.1 built with CONFIG_HZ=250 and with CONFIG_HZ=1000 (make
+#   stock 6.12 built with CONFIG_HZ=250 and with CONFIG_HZ=1000 (make
 #   linux-stock CONFIG_HZ=N), and the patched kernel (make linux) booted
 #   at hz=250 and hz=1000, side by side: the same QEMU (-icount, one CPU:
 #   scripts/linux/boot.sh, mode icount), the same initramfs, the same
@@ -133,7 +133,7 @@ for arch in "$@"; do
 		echo
 		echo "#### $arch: stock and patched side by side"
 		echo
-		echo "Result and guest seconds; stock 6.1 built with \`CONFIG_HZ=N\`, the"
+		echo "Result and guest seconds; stock 6.12 built with \`CONFIG_HZ=N\`, the"
 		echo "patched kernel booted with \`hz=N\`."
 		echo
 		echo "| check | stock 250 | hz=250 | stock 1000 | hz=1000 |"
@@ -162,7 +162,7 @@ done
 # (the lines of the others kept).
 if [ -s "$stock_new.body" ]; then
 	{
-		echo "# Linux's timer selftests on stock Linux 6.1 (Debian's linux-source-6.1),"
+		echo "# Linux's timer selftests on stock Linux 6.12 (Debian's linux-source-6.12),"
 		echo "# built with CONFIG_HZ=250 and with CONFIG_HZ=1000, the port's configuration"
 		echo "# (linux/config), booted under QEMU -icount with one CPU with"
 		echo "# check=$checks: \"ARCH PROG pass\" when it passed at both, \"fail\""

@@ -1,13 +1,13 @@
 # Shared by scripts/linux/*.sh: where the Linux port's things live, and the
 # few helpers every one of them needs. Sourced, not run.
 #
-#   build/debs/linux-source-6.1_*_all.deb   Debian's source (scripts/fetch-deb.sh)
+#   build/debs/linux-source-6.12_*_all.deb  Debian's source (scripts/fetch-deb.sh)
 #   build/linux/src/<deb name>/             the pristine tree, unpacked once (LX_PRISTINE)
-#   build/linux/src/patched/                pristine + linux/series + dynhz/ links
+#   build/linux/src/patched/                pristine + linux/series
 #   build/linux/<ARCH>/ ...                 kernels built with O= (build.sh)
 #   build/ccache/                           the compiler cache (DYNHZ_CCACHE_DIR)
 
-# The project's root, absolute: the patched tree's dynhz/ links point into it.
+# The project's root, absolute.
 DZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # LINUX_BUILD_DIR, LINUX_SERIES, LINUX_PATCHES and LINUX_CONFIG_DIR are for
 # tests/linux/long.sh, which builds with a series of its own in a place of
@@ -20,7 +20,7 @@ LX_PATCHED=$LX_SRC/patched
 LX_SERIES=${LINUX_SERIES:-$DZ_ROOT/linux/series}
 LX_PATCHES=${LINUX_PATCHES:-$DZ_ROOT/linux/patches}
 LX_CONFIG=${LINUX_CONFIG_DIR:-$DZ_ROOT/linux/config}
-LX_PKG=linux-source-6.1:all
+LX_PKG=linux-source-6.12:all
 
 # The make that called us (make linux ARCH=arm64 CONFIG_HZ=300) passes its
 # command-line variables down in MAKEFLAGS and the environment; Linux's
@@ -40,6 +40,15 @@ lx_series() {
 	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$LX_SERIES"
 }
 
+# lx_fixes: the independent fixes that lead the series, the patches of
+# linux/series before its line "#@ feature" (none when it has no such
+# line). The tree with them alone is what CONFIG_HZ_DYNAMIC=n must equal.
+lx_fixes() {
+	[ -f "$LX_SERIES" ] && grep -q '^#@ feature' "$LX_SERIES" || return 0
+	sed -e '/^#@ feature/,$d' "$LX_SERIES" |
+		sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d'
+}
+
 # lx_arch_vars ARCH: sets karch (Linux's ARCH), ktool (the compiler
 # arguments of Linux's make), cc (the compiler, for the checks), image (the
 # boot image, relative to the build directory) and console.
@@ -48,7 +57,7 @@ lx_series() {
 # Debian's gcc-aarch64-linux-gnu: on Debian 12 that package (through
 # gcc-12-aarch64-linux-gnu) conflicts with gcc-multilib, which the rest of
 # the project needs (the i386 kernel, make M32=1); installing either
-# removes the other. clang targets arm64 by itself, and Linux 6.1 builds
+# removes the other. clang targets arm64 by itself, and Linux 6.12 builds
 # with clang 14. x86_64 is built with gcc, as Debian builds its kernels.
 lx_arch_vars() {
 	case $1 in

@@ -2,9 +2,11 @@
 # The Linux source trees the port builds from.
 #   scripts/linux/source.sh pristine   prints the pristine tree (fetched, unpacked once)
 #   scripts/linux/source.sh patched    prints the patched tree (made again when needed)
+#   scripts/linux/source.sh fixes      prints the tree with the series' leading
+#                                      fixes alone (lx_fixes), made the same way
 #
-# Pristine: Debian's linux-source-6.1 (scripts/fetch-deb.sh --deb; the .deb
-# holds /usr/src/linux-source-6.1.tar.xz), unpacked once into
+# Pristine: Debian's linux-source-6.12 (scripts/fetch-deb.sh --deb; the .deb
+# holds /usr/src/linux-source-6.12.tar.xz), unpacked once into
 # build/linux/src/<the .deb's name>/ (about 1.3 GB, a minute of xz on one
 # core). Nothing ever writes into it: the stock kernels build from it with
 # O=, and the patched tree shares its unchanged files.
@@ -16,7 +18,6 @@
 #   2. each patch of linux/series, in order, with patch -p1 from
 #      linux/patches/ (GNU patch writes a patched file anew, so the link to
 #      the pristine file breaks and the pristine tree keeps its text);
-#   3. dynhz/: the project's core, linked, not copied (see link_core).
 # It is made again only when its key changes: a hash of the pristine
 # tree's name, linux/series, and every patch the series names
 # (build/linux/src/patched.key). Nothing changed, nothing done.
@@ -69,50 +70,44 @@ patch_files() {
 		grep -v '^/dev/null$' | sed 's,^[^/]*/,,' | sort -u
 }
 
-# dynhz/ in the patched tree: the series adds the Kbuild glue that compiles
-# the project's generator (time/conv.c) into Linux as its own object, and
-# its Makefiles name $(srctree)/dynhz/conv.c and $(srctree)/dynhz/include
-# (for <dynhz/conv.h> and the headers it includes). Those two are symbolic
-# links with absolute paths to this checkout's time/conv.c and
-# include/dynhz/, so the patches never carry a copy of the core and a
-# change to it is seen by Linux's make as a newer source (make follows the
-# links). Anything else in dynhz/ (a Makefile, say) is the series' own.
-link_core() {
-	local t=$1
-	mkdir -p "$t/dynhz/include"
-	[ ! -e "$t/dynhz/conv.c" ] && [ ! -e "$t/dynhz/include/dynhz" ] ||
-		lx_die "the series itself adds dynhz/conv.c or dynhz/include/dynhz: they are links to the project's core, not part of a patch"
-	ln -s "$DZ_ROOT/time/conv.c" "$t/dynhz/conv.c"
-	ln -s "$DZ_ROOT/include/dynhz" "$t/dynhz/include/dynhz"
-}
-
+# patched [fixes]: the patched tree, or with "fixes" the fixes-only one
+# (build/linux/src/fixes/, its own key and lock; no stale-object care:
+# only constant.sh builds it, in directories of its own).
 patched() {
 	local pristine key p patches=() f log
+	local which=${1:-series} LX_PATCHED=$LX_PATCHED tag=patched
 	pristine=$(pristine)
+	if [ "$which" = fixes ]; then
+		LX_PATCHED=$LX_SRC/fixes tag=fixes
+	fi
 	while read -r p; do
 		[ -f "$LX_PATCHES/$p" ] || lx_die "linux/series names $p, which is not in linux/patches/"
 		patches+=("$LX_PATCHES/$p")
-	done < <(lx_series)
+	done < <(if [ "$which" = fixes ]; then lx_fixes; else lx_series; fi)
 	# The key: the pristine tree, this script's layout version, the series
 	# and the patches (names and contents).
-	key=$( (echo "$(basename "$pristine") layout-1"; lx_hash "$LX_SERIES" "${patches[@]}") | sha256sum | cut -c1-16)
+	key=$( (echo "$(basename "$pristine") layout-2"; lx_hash "$LX_SERIES" "${patches[@]}") | sha256sum | cut -c1-16)
 	# The tree is shared by every build (fd 9: build.sh holds the lock
 	# shared while Linux's make reads the tree): the key is read under a
 	# shared lock, and the tree made again under an exclusive one, which
 	# waits for the builds reading the old tree to end.
-	exec 9>"$LX_SRC/.lock"
+	if [ "$which" = fixes ]; then
+		exec 9>"$LX_SRC/.lock-fixes"
+	else
+		exec 9>"$LX_SRC/.lock"
+	fi
 	flock -s 9
-	if [ "$(cat "$LX_SRC/patched.key" 2>/dev/null)" = "$key" ] && [ -d "$LX_PATCHED" ]; then
+	if [ "$(cat "$LX_SRC/$tag.key" 2>/dev/null)" = "$key" ] && [ -d "$LX_PATCHED" ]; then
 		echo "$LX_PATCHED"
 		return
 	fi
 	flock 9
-	if [ "$(cat "$LX_SRC/patched.key" 2>/dev/null)" = "$key" ] && [ -d "$LX_PATCHED" ]; then
+	if [ "$(cat "$LX_SRC/$tag.key" 2>/dev/null)" = "$key" ] && [ -d "$LX_PATCHED" ]; then
 		echo "$LX_PATCHED" # made meanwhile by another build
 		return
 	fi
-	echo "linux: making the patched tree ${#patches[@]} patch(es) (series key $key)" >&2
-	rm -f "$LX_SRC/patched.key"
+	echo "linux: making the $tag tree ${#patches[@]} patch(es) (key $key)" >&2
+	rm -f "$LX_SRC/$tag.key"
 	# The list of touched files belongs to one pristine tree.
 	if [ "$(head -1 "$LX_SRC/touched.list" 2>/dev/null)" != "# $(basename "$pristine")" ]; then
 		echo "# $(basename "$pristine")" >"$LX_SRC/touched.list"
@@ -145,8 +140,7 @@ patched() {
 			touch "$LX_PATCHED/$f"
 		fi
 	done < <(tail -n +2 "$LX_SRC/touched.list")
-	link_core "$LX_PATCHED"
-	echo "$key" >"$LX_SRC/patched.key"
+	echo "$key" >"$LX_SRC/$tag.key"
 	echo "$LX_PATCHED"
 }
 
@@ -154,5 +148,6 @@ mkdir -p "$LX_SRC" "$LX_PRISTINE"
 case ${1:-} in
 pristine) pristine ;;
 patched) patched ;;
-*) lx_die "usage: scripts/linux/source.sh pristine|patched" ;;
+fixes) patched fixes ;;
+*) lx_die "usage: scripts/linux/source.sh pristine|patched|fixes" ;;
 esac

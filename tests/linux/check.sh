@@ -126,7 +126,9 @@ else
 	# make check: hzcheck, Linux's timer selftests (kselftest:check) and
 	# the KUnit suite hz at every HZ of the issue, x86_64; the arm64 boot
 	# with the same. The longest first, so the two QEMUs end together.
-	add x86_64-hz24 hz=24 x86_64 "hz=24 check=hzcheck,$ks" icount 1500 hz=24 kunit=hz kunit=time_test_cases checks
+	# hz_kunit.inputs: a million random inputs per HZ (24, 100, 250, 300,
+	# 1000) through every conversion in this boot; the others, 100000.
+	add x86_64-hz24 hz=24 x86_64 "hz=24 hz_kunit.inputs=1000000 check=hzcheck,$ks" icount 1500 hz=24 kunit=hz kunit=time_test_cases checks
 	add arm64-hz333 hz=333 arm64 "hz=333 check=hzcheck,$ks" icount 2400 hz=333 kunit=hz kunit=time_test_cases checks
 	for hz in 4321 97 333 1000; do
 		add "x86_64-hz$hz" "hz=$hz" x86_64 "hz=$hz kunit.filter_glob=hz check=hzcheck,$ks" icount 1500 "hz=$hz" kunit=hz checks
@@ -147,6 +149,16 @@ for a in $bad_arches; do
 	add "$a-demo" "demonstration, 2 CPUs" "$a" "hz=250 kunit.enable=0 noshell" tcg 300 demo
 done
 
+# The judge must be able to fail: hzcheck told a wrong HZ (250 booted,
+# judged as 333, and the reverse) must fail every check that depends on
+# HZ (tests/linux/wrong-hz.sh). Two boots in the same pool.
+source tests/linux/wrong-hz.sh
+wrong=()
+if [ -n "${kernel[x86_64]}" ]; then
+	mapfile -t wrong < <(wh_specs x86_64 "${kernel[x86_64]}" "${initrd[x86_64]}")
+	specs+=("${wrong[@]}")
+fi
+
 t0=$(lx_now)
 lx_boot_list "$out" "${specs[@]}"
 took[boots]=$(since "$t0")
@@ -157,8 +169,8 @@ judge_demo() {
 	grep -q '^init: demonstration done' "$log" || problems+=("no 'init: demonstration done'")
 	got=$(grep -A1 '^== /proc/sys/kernel/hz' "$log" | tail -1)
 	[ "$got" = 250 ] || problems+=("/proc/sys/kernel/hz is '$got', not 250")
-	grep -A3 '^== time sleep 1' "$log" | grep -qE '^real[[:space:]]+0m 1\.[0-9]+s' ||
-		problems+=("time sleep 1: not 1.00-1.99 s: $(grep -A3 '^== time sleep 1' "$log" | grep real)")
+	grep -A12 '^== time sleep 1' "$log" | grep -qE '^real[[:space:]]+0m 1\.[0-9]+s' ||
+		problems+=("time sleep 1: not 1.00-1.99 s: $(grep -A12 '^== time sleep 1' "$log" | grep real)")
 	# The local timer's interrupts, a count for each CPU: LOC on x86_64,
 	# the architected timer on arm64.
 	grep -qE '^ *LOC: +[0-9]+ +[0-9]+ |^ *[0-9]+: +[0-9]+ +[0-9]+ .*arch_timer' "$log" ||
@@ -168,7 +180,10 @@ judge_demo() {
 
 for spec in "${specs[@]}"; do
 	IFS='|' read -r name arch _ <<<"$spec"
-	if [ "${expect[$name]}" = demo ]; then
+	if [[ $name == wrong-hz-* ]]; then
+		a=${name#wrong-hz-"$arch"-} b=${a#*-as-} a=${a%%-as-*}
+		wh_judge "linux $arch wrong hz" "$out/$name.log" "$a" "$b"
+	elif [ "${expect[$name]}" = demo ]; then
 		lc_judge "${label[$name]}" "$out/$name" "$arch" hz=250
 		judge_demo "${label[$name]}" "$out/$name"
 	else
