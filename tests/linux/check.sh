@@ -77,7 +77,11 @@ build() {
 		return
 	fi
 	took[build-$arch]=$(since "$t0")
-	report "linux $arch: build"
+	# Warning-free, as every build of the project (ccache replays a
+	# cached object's warnings, so a warm build shows them too).
+	local warn=()
+	grep -q 'warning:' "$log" && warn=("compiler warnings ($log):" "$(grep -m2 'warning:' "$log")")
+	report "linux $arch: build" "${warn[@]}"
 	echo "  make linux ARCH=$arch: ${took[build-$arch]} s; $(grep -c '^  CC ' "$log") files compiled"
 	t0=$(lx_now)
 	if ! bash tests/linux/payload.sh "$arch" >>"$log" 2>&1 ||
