@@ -229,7 +229,8 @@ static void sched_switch(uint64_t ns, int from, int to)
 	snprintf(ev, sizeof(ev),
 		 "sched_switch: prev_comm=%s prev_pid=%d prev_prio=120 prev_state=%s ==> "
 		 "next_comm=%s next_pid=%d next_prio=120",
-		 from ? "task" : "swapper/0", from, from ? "S" : "R", to ? "task" : "swapper/0", to);
+		 from ? "task" : "swapper/0", from, from ? "S" : "R", to ? "task" : "swapper/0",
+		 to);
 	line(ns, from, "d..2.", ev);
 }
 

@@ -79,7 +79,8 @@ static void *server(void *arg)
 			continue;
 		}
 		if (++got % 25 == 0)
-			sendto(srv_fd, "pong", 4, 0, (struct sockaddr *)&cli_addr, sizeof(cli_addr));
+			sendto(srv_fd, "pong", 4, 0, (struct sockaddr *)&cli_addr,
+			       sizeof(cli_addr));
 	}
 	printf("udp2: server received %lu, timed out %lu\n", got, timeouts);
 	return NULL;
@@ -140,7 +141,8 @@ int main(int argc, char **argv)
 	}
 	srv_fd = udp_socket(&srv_addr, 200000);
 	cli_fd = udp_socket(&cli_addr, 1000);
-	if (pthread_create(&th[0], NULL, server, NULL) || pthread_create(&th[1], NULL, client, NULL) ||
+	if (pthread_create(&th[0], NULL, server, NULL) ||
+	    pthread_create(&th[1], NULL, client, NULL) ||
 	    pthread_create(&th[2], NULL, sender, NULL)) {
 		fprintf(stderr, "udp2: pthread_create failed\n");
 		return 1;

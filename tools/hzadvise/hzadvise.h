@@ -125,12 +125,12 @@ struct prog {
  */
 #define MAX_BUDGETS 1024
 struct budget {
-	int32_t pid;   /* the thread, or -1: the program's, past MAX_BUDGETS */
-	uint8_t prog;  /* whose (struct prog) */
-	uint8_t klass; /* budget_class() of its timeouts */
-	char call[64]; /* what it waits in, from the trace's stacks; "" if it has none */
-	bool kthread;  /* its stack shows a kernel thread (a comm the trace printed as <...>) */
-	u64 fired;     /* observed */
+	int32_t pid;	   /* the thread, or -1: the program's, past MAX_BUDGETS */
+	uint8_t prog;	   /* whose (struct prog) */
+	uint8_t klass;	   /* budget_class() of its timeouts */
+	char call[64];	   /* what it waits in, from the trace's stacks; "" if it has none */
+	bool kthread;	   /* its stack shows a kernel thread (a comm the trace printed as <...>) */
+	u64 fired;	   /* observed */
 	struct hist late;  /* observed lateness, ns (jiffies until the first pass ends) */
 	struct hist req_j; /* the timeouts asked for, in recorded jiffies */
 };
@@ -222,8 +222,8 @@ struct source {
 	size_t npre;
 	struct prog *prog; /* [0..nprog) */
 	unsigned int nprog;
-	unsigned int nblocks; /* the trace's span in blocks, for the uncertainties */
-	u64 *block_wakeups;   /* observed wakeups per block */
+	unsigned int nblocks;  /* the trace's span in blocks, for the uncertainties */
+	u64 *block_wakeups;    /* observed wakeups per block */
 	struct budget *budget; /* [0..nbudget) */
 	unsigned int nbudget;
 	struct map *budget_map; /* budget_key() -> index in budget */

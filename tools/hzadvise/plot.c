@@ -450,7 +450,8 @@ static void html_programs(FILE *f, const struct options *o, const struct source 
 
 			fprintf(f, "<td data-setting='%u%s'%s>%.1f/s, %.2f</td>", res[i].hz,
 				res[i].nohz ? "n" : "p",
-				prog_late(o, s, &res[i], g) ? " class='late'" : "", pr->fired / span,
+				prog_late(o, s, &res[i], g) ? " class='late'" : "",
+				pr->fired / span,
 				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0);
 		}
 		fprintf(f, "</tr>\n");
@@ -491,7 +492,8 @@ static void html_threads(FILE *f, const struct options *o, const struct source *
 		html_text(f, budget_call(s, b));
 		fprintf(f, "</td><td>%.1f-%.1f</td><td>%.1f</td><td>%.1f/s, %.2f</td>",
 			budget_asks_ns(s, b) / 1e6,
-			(double)hist_quantile(&s->budget[b].req_j, 0.5) * (double)s->tick_nsec / 1e6,
+			(double)hist_quantile(&s->budget[b].req_j, 0.5) * (double)s->tick_nsec /
+				1e6,
 			w / 1e3, s->budget[b].fired / span,
 			hist_quantile(&s->budget[b].late, 0.99) / 1e6);
 		for (unsigned int i = 0; i < n; i++) {
@@ -502,9 +504,9 @@ static void html_threads(FILE *f, const struct options *o, const struct source *
 			fprintf(f,
 				"<td data-thread='%d:%llu' data-setting='%u%s'%s>%.1f/s, %.2f</td>",
 				s->budget[b].pid,
-				(unsigned long long)hist_quantile(&s->budget[b].req_j, 0.5), res[i].hz,
-				res[i].nohz ? "n" : "p",
-				bad ? " class='late'" : "", pr->fired / span,
+				(unsigned long long)hist_quantile(&s->budget[b].req_j, 0.5),
+				res[i].hz, res[i].nohz ? "n" : "p", bad ? " class='late'" : "",
+				pr->fired / span,
 				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0);
 		}
 		fprintf(f, "</tr>\n");
@@ -549,7 +551,8 @@ int write_html(const char *path, const struct options *o, const struct source *s
 	if (a->checked)
 		fprintf(f,
 			"<p>Check: the replay at the recorded setting gives %.1f wakeups/s, the "
-			"trace shows %.1f (%+.1f %%); the model's bound on every setting's wakeups: "
+			"trace shows %.1f (%+.1f %%); the model's bound on every setting's "
+			"wakeups: "
 			"&plusmn;%.0f %% (beside the 95 %% intervals).</p>\n",
 			a->replayed, a->observed, a->off_pct, a->bound_pct);
 	if (a->rerecord)

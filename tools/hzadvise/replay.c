@@ -89,14 +89,14 @@ struct inst {
 	uint32_t idx;
 	uint8_t prog;
 	uint16_t bud; /* 1 + its budget (a task's jiffies sleep), or 0 */
-	bool pre;    /* pending before the trace: no lateness to measure */
-	bool mapped; /* still the timer's current start */
-	bool loop;   /* a task's schedule_timeout loop the replay starts again */
-	size_t hidx; /* 1 + its place in the deferred heap, 0 if not there */
-	u64 due;     /* deferred: the start of its jiffy, simulated ns */
-	u64 T;	     /* the loop's timeout, recorded jiffies */
-	u32 gap;     /* the loop's time from a firing to the next start, ns */
-	u64 alive;   /* the loop goes on to here at least (simulated ns) */
+	bool pre;     /* pending before the trace: no lateness to measure */
+	bool mapped;  /* still the timer's current start */
+	bool loop;    /* a task's schedule_timeout loop the replay starts again */
+	size_t hidx;  /* 1 + its place in the deferred heap, 0 if not there */
+	u64 due;      /* deferred: the start of its jiffy, simulated ns */
+	u64 T;	      /* the loop's timeout, recorded jiffies */
+	u32 gap;      /* the loop's time from a firing to the next start, ns */
+	u64 alive;    /* the loop goes on to here at least (simulated ns) */
 	struct inst *prev, *next;
 	struct ctx *ctx;
 };

@@ -250,7 +250,8 @@ static void name_hurt(const struct options *o, const struct source *s, const str
 		return;
 	/* The recorded setting out: that is the reason to leave it, say it of that one. */
 	for (unsigned int g = 0; recorded >= 0 && g < s->nbudget; g++)
-		if (budget_judged(s, &res[recorded], g) && budget_hurt(o, s, &res[recorded], g, &p, &b) &&
+		if (budget_judged(s, &res[recorded], g) &&
+		    budget_hurt(o, s, &res[recorded], g, &p, &b) &&
 		    (worst_i != recorded || p / b > worst)) {
 			worst_i = recorded;
 			worst_g = g;
@@ -263,9 +264,9 @@ static void name_hurt(const struct options *o, const struct source *s, const str
 		 "at most %.1f ms asked) are late by %.1f ms at p99 at hz=%u %s, over its budget "
 		 "of %.1f ms",
 		 budget_who(s, worst_g, who, sizeof(who)), budget_call(s, worst_g),
-		 (unsigned long long)T, T == 1 ? "" : "s",
-		 budget_asks_ns(s, worst_g) / 1e6, (double)T * (double)s->tick_nsec / 1e6, p / 1e3,
-		 res[worst_i].hz, res[worst_i].nohz ? "tickless" : "periodic", b / 1e3);
+		 (unsigned long long)T, T == 1 ? "" : "s", budget_asks_ns(s, worst_g) / 1e6,
+		 (double)T * (double)s->tick_nsec / 1e6, p / 1e3, res[worst_i].hz,
+		 res[worst_i].nohz ? "tickless" : "periodic", b / 1e3);
 }
 
 /*
@@ -622,17 +623,19 @@ static void threads(FILE *f, const struct options *o, const struct source *s,
 			snprintf(asked, sizeof(asked), "%.1f-%.1f", a,
 				 (double)T * (double)s->tick_nsec / 1e6);
 			fprintf(f, "%-26.26s %-28.28s %9s %7.1f %7.1f %7.2f",
-				budget_who(s, b, who, sizeof(who)), budget_call(s, b), asked, w / 1e3,
-				rate(s->budget[b].fired, span),
+				budget_who(s, b, who, sizeof(who)), budget_call(s, b), asked,
+				w / 1e3, rate(s->budget[b].fired, span),
 				hist_quantile(&s->budget[b].late, 0.99) / 1e6);
 		}
 		for (unsigned int i = 0; i < n; i++) {
 			const struct presult *pr = &res[i].bud[b];
 			double p, w;
-			bool bad = budget_judged(s, &res[i], b) && budget_hurt(o, s, &res[i], b, &p, &w);
+			bool bad = budget_judged(s, &res[i], b) &&
+				   budget_hurt(o, s, &res[i], b, &p, &w);
 
 			fprintf(f, " %6.1f %6.2f%s", rate(pr->fired, span),
-				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0, bad ? "!" : " ");
+				pr->fired ? hist_quantile(&pr->late, 0.99) / 1e6 : 0,
+				bad ? "!" : " ");
 		}
 		fprintf(f, "\n");
 	}
@@ -669,7 +672,8 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 			s->nblocks);
 		if (a->checked)
 			fprintf(f,
-				"replay checked: at the recorded setting it gives %.1f wakeups/s, the "
+				"replay checked: at the recorded setting it gives %.1f wakeups/s, "
+				"the "
 				"trace shows %.1f (%+.1f %%); the model's bound on every setting's "
 				"wakeups: +/-%.0f %% (beside the 95 %% intervals)\n",
 				a->replayed, a->observed, a->off_pct, a->bound_pct);
@@ -678,8 +682,9 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 				"WARNING: no sched_switch or cpu_idle events: busy and idle are "
 				"guessed, %s; every figure may be %.0f %% off. Re-record with "
 				"tools/hzadvise/record.sh's default events (without -n).\n",
-				a->checked ? "and the replay does not give the recorded wakeups"
-					   : "and the recorded setting was not replayed to check them",
+				a->checked
+					? "and the replay does not give the recorded wakeups"
+					: "and the recorded setting was not replayed to check them",
 				a->bound_pct);
 		fprintf(f, "\n");
 		table(f, o, s, cpu, res, n, recorded);
@@ -762,12 +767,14 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 		for (unsigned int i = 0; i < n; i++) {
 			const struct presult *pr = &res[i].bud[b];
 			double p = 0, w = 0;
-			bool bad = budget_judged(s, &res[i], b) && budget_hurt(o, s, &res[i], b, &p, &w);
+			bool bad = budget_judged(s, &res[i], b) &&
+				   budget_hurt(o, s, &res[i], b, &p, &w);
 
 			budget_hurt(o, s, &res[i], b, &p, &w);
 			fprintf(f,
 				"thread: hz=%s mode=%s name=%s pid=%d timeout_ticks=%llu "
-				"fires_per_s=%.2f late_p99_us=%.0f budget_us=%.0f judged=%s late=%s\n",
+				"fires_per_s=%.2f late_p99_us=%.0f budget_us=%.0f judged=%s "
+				"late=%s\n",
 				result_hz(&res[i], name, sizeof(name)), mode_name(res[i].nohz),
 				s->prog[d->prog].name, d->pid, (unsigned long long)T,
 				rate(pr->fired, span), pr->fired ? p : 0, w,

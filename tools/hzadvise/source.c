@@ -72,7 +72,8 @@ struct cpu1 {
 	u64 last_tick_start; /* the tick's last programmed expiry */
 	bool any_tick_exp, any_tick_start;
 	u64 wakeups, recs;
-	uint16_t stk_bud; /* a task's sleep of this budget (1 + index) was started: its stack next */
+	uint16_t
+		stk_bud; /* a task's sleep of this budget (1 + index) was started: its stack next */
 	int32_t stk_pid;
 };
 
@@ -116,7 +117,7 @@ struct pass {
 	struct map progs;   /* hash of (kind, name) -> index in s->prog */
 	struct map sleeper; /* pid -> the address of the timer of its last own sleep */
 	struct stack stk;
-	u64 last_any;	    /* the latest accepted timestamp, any CPU */
+	u64 last_any; /* the latest accepted timestamp, any CPU */
 	bool any_ts;
 	u64 jump_ts; /* a leap ahead, waiting to be confirmed */
 	unsigned int jump_n;
@@ -981,9 +982,10 @@ static bool starts(const char *s, const char *prefix)
 /* The syscall a frame is the entry of ("__x64_sys_recvfrom": "recvfrom"), or NULL. */
 static const char *syscall_of(const char *f)
 {
-	static const char *const pre[] = { "__x64_sys_", "__arm64_sys_",    "__ia32_sys_",
-					   "__se_sys_",	 "__do_sys_",	    "__ia32_compat_sys_",
-					   "__x32_compat_sys_", "__riscv_sys_", "sys_" };
+	static const char *const pre[] = {
+		"__x64_sys_",	      "__arm64_sys_",	   "__ia32_sys_",  "__se_sys_", "__do_sys_",
+		"__ia32_compat_sys_", "__x32_compat_sys_", "__riscv_sys_", "sys_"
+	};
 
 	for (unsigned int i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
 		if (starts(f, pre[i]) && f[strlen(pre[i])])
@@ -1110,9 +1112,8 @@ static bool on_other(void *arg, const char *line, size_t len)
 		ok = ok && *d == '-';
 		for (const char *x = d + 1; ok && *x >= '0' && *x <= '9' && pid < 1UL << 31; x++)
 			pid = pid * 10 + (unsigned long)(*x - '0');
-		for (const char *x = b ? b + 1 : end; ok && x < end && *x >= '0' && *x <= '9' &&
-						       cpu < 1UL << 20;
-		     x++)
+		for (const char *x = b ? b + 1 : end;
+		     ok && x < end && *x >= '0' && *x <= '9' && cpu < 1UL << 20; x++)
 			cpu = cpu * 10 + (unsigned long)(*x - '0');
 		if (ok && cpu < p->ncpu && p->cpu[cpu].stk_bud &&
 		    p->cpu[cpu].stk_pid == (int32_t)pid) {
