@@ -10,8 +10,8 @@ set -e -o pipefail
 a=${1:?usage: divides.sh A_VMLINUX B_VMLINUX [ARCH]} b=${2:?usage: divides.sh A_VMLINUX B_VMLINUX [ARCH]}
 arch=${3:-x86_64}
 case $arch in
-x86_64) objdump=objdump re='^\s+[0-9a-f]+:\s+(i?div)[bwlq]?\s' ;;
-arm64) objdump=llvm-objdump re='^\s+[0-9a-f]+:\s+([us]div)\s' ;;
+x86_64) objdump=objdump re='^[ \t]*[0-9a-f]+:[ \t]+i?div[bwlq]?[ \t]' ;;
+arm64) objdump=llvm-objdump re='^[ \t]*[0-9a-f]+:[ \t]+[us]div[ \t]' ;;
 *) echo "divides.sh: unknown ARCH $arch" >&2 && exit 1 ;;
 esac
 count() { # VMLINUX: "function divides" for each function with one
