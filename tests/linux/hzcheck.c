@@ -170,18 +170,26 @@ static int wanted(const char *name)
 	return 0;
 }
 
+static void vcheck(int ok, const char *name, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void vcheck(int ok, const char *name, const char *fmt, va_list ap)
+{
+	char detail[400];
+
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	result(ok, name, "%s", detail);
+	oks += !!ok;
+}
+
 static void check(int ok, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void check(int ok, const char *name, const char *fmt, ...)
 {
-	char detail[400];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
+	vcheck(ok, name, fmt, ap);
 	va_end(ap);
-	result(ok, name, "%s", detail);
-	oks += !!ok;
 }
 
 /* A check whose expectation does not depend on HZ, so that a wrong --hz
@@ -191,14 +199,11 @@ static void check_free(int ok, const char *name, const char *why, const char *fm
 	__attribute__((format(printf, 4, 5)));
 static void check_free(int ok, const char *name, const char *why, const char *fmt, ...)
 {
-	char detail[400];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
+	vcheck(ok, name, fmt, ap);
 	va_end(ap);
-	result(ok, name, "%s", detail);
-	oks += !!ok;
 	out("hz-free %s %s", name, why);
 }
 

@@ -335,6 +335,8 @@ struct advice {
 	bool checked, rerecord;
 	double observed, replayed, off_pct, bound_pct;
 };
+/* Why the advice asks to re-record, after "busy and idle are guessed, " (text and HTML). */
+const char *advice_rerecord_why(const struct advice *a);
 /* The model's bound on wakeups, %, for a trace with or without sched events off by off_pct. */
 double model_bound(bool sched, double off_pct);
 /* A 95 % interval's half width for the per-block values v[0..n) summed: the total's. */

@@ -561,9 +561,7 @@ int write_html(const char *path, const struct options *o, const struct source *s
 			"events: busy and idle are guessed, %s; every figure may be %.0f %% off. "
 			"Re-record with tools/hzadvise/record.sh's default events (without "
 			"-n).</p>\n",
-			a->checked ? "and the replay does not give the recorded wakeups"
-				   : "and the recorded setting was not replayed to check them",
-			a->bound_pct);
+			advice_rerecord_why(a), a->bound_pct);
 	svg_wakeups(f, s, res, n);
 	fprintf(f, "<h2>Settings</h2>\n<table><tr><th>setting</th><th>wakeups/s</th><th>ticks/s"
 		   "</th><th>late p50 (us)</th><th>p99 (us)</th><th>energy (model)</th></tr>\n");

@@ -1150,6 +1150,25 @@ void result_free(struct result *r)
 	hist_free(&r->idle);
 }
 
+/* Adds n per-program (or per-budget) results of one CPU into the sum's. */
+static void presults_merge(struct presult *sum, const struct presult *cpu, unsigned int n,
+			   unsigned int nblocks)
+{
+	for (unsigned int g = 0; g < n; g++) {
+		struct presult *d = &sum[g];
+		const struct presult *p = &cpu[g];
+
+		if (!p->fired)
+			continue;
+		if (!d->late.count)
+			hist_init_bits(&d->late, HIST_SMALL_BITS);
+		d->fired += p->fired;
+		hist_merge(&d->late, &p->late);
+		for (unsigned int b = 0; b < nblocks; b++)
+			d->block[b] += p->block[b];
+	}
+}
+
 void result_add(struct result *sum, const struct result *cpu)
 {
 	sum->interrupts += cpu->interrupts;
@@ -1175,30 +1194,6 @@ void result_add(struct result *sum, const struct result *cpu)
 		sum->block_wakeups[b] += cpu->block_wakeups[b];
 		sum->block_energy[b] += cpu->block_energy[b];
 	}
-	for (unsigned int g = 0; g < sum->nprog; g++) {
-		struct presult *d = &sum->prog[g];
-		const struct presult *p = &cpu->prog[g];
-
-		if (!p->fired)
-			continue;
-		if (!d->late.count)
-			hist_init_bits(&d->late, HIST_SMALL_BITS);
-		d->fired += p->fired;
-		hist_merge(&d->late, &p->late);
-		for (unsigned int b = 0; b < sum->nblocks; b++)
-			d->block[b] += p->block[b];
-	}
-	for (unsigned int g = 0; g < sum->nbud; g++) {
-		struct presult *d = &sum->bud[g];
-		const struct presult *p = &cpu->bud[g];
-
-		if (!p->fired)
-			continue;
-		if (!d->late.count)
-			hist_init_bits(&d->late, HIST_SMALL_BITS);
-		d->fired += p->fired;
-		hist_merge(&d->late, &p->late);
-		for (unsigned int b = 0; b < sum->nblocks; b++)
-			d->block[b] += p->block[b];
-	}
+	presults_merge(sum->prog, cpu->prog, sum->nprog, sum->nblocks);
+	presults_merge(sum->bud, cpu->bud, sum->nbud, sum->nblocks);
 }

@@ -288,6 +288,12 @@ static void name_hurt(const struct options *o, const struct source *s, const str
 #define MODEL_K_NOSCHED	    2.0	 /* without: times the distance at the recorded setting */
 #define MODEL_REC_PCT	    5.0	 /* without, off by more: re-record with sched events */
 
+const char *advice_rerecord_why(const struct advice *a)
+{
+	return a->checked ? "and the replay does not give the recorded wakeups"
+			  : "and the recorded setting was not replayed to check them";
+}
+
 double model_bound(bool sched, double off_pct)
 {
 	double a = fabs(off_pct), b;
@@ -682,10 +688,7 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 				"WARNING: no sched_switch or cpu_idle events: busy and idle are "
 				"guessed, %s; every figure may be %.0f %% off. Re-record with "
 				"tools/hzadvise/record.sh's default events (without -n).\n",
-				a->checked
-					? "and the replay does not give the recorded wakeups"
-					: "and the recorded setting was not replayed to check them",
-				a->bound_pct);
+				advice_rerecord_why(a), a->bound_pct);
 		fprintf(f, "\n");
 		table(f, o, s, cpu, res, n, recorded);
 		programs(f, o, s, res, n);
