@@ -14,7 +14,7 @@
 #   make run             boot the kernel under QEMU with hz=250 (or HZ=1000, CMDLINE='hz=300 ...')
 #   make run-host        the hosted demonstration, same parameters
 #   make initramfs       build/x86/initramfs.cpio with Debian's BusyBox (mk/initramfs.mk)
-#   make linux           Linux 6.1 with linux/series (ARCH=arm64, linux-stock, run-linux:
+#   make linux           Linux 6.12 with linux/series (ARCH=arm64, linux-stock, run-linux:
 #                        mk/linux.mk, docs/LINUX.md)
 
 CC	?= gcc

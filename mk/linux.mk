@@ -1,4 +1,4 @@
-# The Linux port (docs/LINUX.md): Debian's linux-source-6.1 with the patch
+# The Linux port (docs/LINUX.md): Debian's linux-source-6.12 with the patch
 # series of linux/series, configured from linux/config/, built out of tree
 # under build/linux/, booted under QEMU. The logic is in scripts/linux/.
 #

@@ -1,23 +1,30 @@
 #!/bin/bash
-# bench/linux: what boot-time HZ costs Linux (issue 29, item 7). The
-# patched kernel booted with hz=N against stock 6.1 built with
-# CONFIG_HZ=N, N = 250 and 1000, x86_64, the port's configuration (KUnit
-# built into both, not run: kunit.enable=0), under QEMU -icount
-# shift=0,sleep=off with one CPU (scripts/linux/boot.sh, mode bench): a
-# nanosecond of guest time is one guest instruction, idle time is
-# skipped, so what is measured is instructions, not the host's speed or
-# load. Both kernels boot the same initramfs with check=timerload
-# (tests/linux/timerload.c: two processes taking turns through waits with
-# timeouts that never expire, so every wait arms and cancels a timer, on
-# poll, select, epoll, ppoll, a futex, SO_RCVTIMEO on a Unix socket, a pty
-# with VTIME, sigtimedwait, then timerfd armed and disarmed and 0 ns
-# nanosleeps; 2000 rounds of each).
+# bench/linux: what boot-time HZ costs Linux (issues 29 and 40, item 7).
+# The patched kernel booted with hz=N against stock 6.12 built with
+# CONFIG_HZ=N, N = 250 and 1000, x86_64, the port's configuration (-O2 as
+# distributions build; KUnit built into both, not run: kunit.enable=0),
+# under QEMU -icount shift=0,sleep=off with one CPU
+# (scripts/linux/boot.sh, mode bench): a nanosecond of guest time is one
+# guest instruction, idle time is skipped, so what is measured is
+# instructions, not the host's speed or load. Both kernels boot the same
+# initramfs with check=timerload (tests/linux/timerload.c: two processes
+# taking turns through waits with timeouts that never expire, so every
+# wait arms and cancels a timer, on poll, select, epoll, ppoll, a futex,
+# SO_RCVTIMEO on a Unix socket, a pty with VTIME, sigtimedwait, then
+# timerfd armed and disarmed and 0 ns nanosleeps; then a TCP ping-pong on
+# the loopback and fork; 2000 rounds of each).
 #
 # Figures, side by side with their ratio patched / stock (target <= 1.01):
-#   - each kind of wait and the total, guest ns (= instructions);
+#   - each kind of work and the total, guest ns (= instructions);
 #   - boot to init: the printk time stamp of "Run /init as init process"
 #     and timerload's CLOCK_BOOTTIME at its start (the boot, /init and
 #     run-checks; idle gaps skipped);
+#   - the divides the kernel executed in each kind (bench/linux/divcount.c,
+#     a QEMU plugin loaded into every boot, counts them between
+#     timerload's marks): -icount charges a divide one instruction, where
+#     a 64-bit divide takes tens of cycles on hardware; so a second ratio
+#     prices each divide at LINUX_BENCH_DIV_CYCLES (40) instructions, and
+#     the functions that executed more divides than stock's are listed;
 #   - vmlinux's code (its functions' sizes summed, lx_code_size), text,
 #     data and bss (size(1)); the patched kernel carries the KUnit suite
 #     kernel/time/hz_kunit.o as well, shown apart. On x86_64 the text does
@@ -36,8 +43,14 @@ out=build/bench/linux
 md=build/bench/linux.md
 runs=${LINUX_BENCH_RUNS:-1}
 mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.rc "$out"/*.err "$out"/*.time "$out"/*.qemu
+rm -f "$out"/*.log "$out"/*.rc "$out"/*.err "$out"/*.time "$out"/*.qemu "$out"/*.div
 bash scripts/deps.sh linux >/dev/null || exit 1
+divcost=${LINUX_BENCH_DIV_CYCLES:-40}
+plugin=$PWD/$out/divcount.so
+if ! gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o "$plugin" bench/linux/divcount.c 2>"$out/divcount.log"; then
+	echo "bench/linux: the divcount plugin does not build: $(head -1 "$out/divcount.log")" >&2
+	exit 1
+fi
 
 kernel() { # KIND [HZ]: builds, prints the image
 	if ! bash scripts/linux/build.sh x86_64 "$@" >"$out/build-$1${2:+-$2}.log" 2>&1; then
@@ -60,8 +73,9 @@ specs=()
 for r in $(seq 1 "$runs"); do
 	for n in $bench_hz; do
 		k=s$n
-		specs+=("stock$n-$r|x86_64|${!k}|$out/initramfs.cpio|hz=$n kunit.enable=0 check=timerload|bench|1800")
-		specs+=("hz$n-$r|x86_64|$p|$out/initramfs.cpio|hz=$n kunit.enable=0 check=timerload|bench|1800")
+		for b in "stock$n-$r|${!k}" "hz$n-$r|$p"; do
+			specs+=("${b%%|*}|x86_64|${b#*|}|$out/initramfs.cpio|hz=$n nokaslr kunit.enable=0 check=timerload|bench|1800|-plugin $plugin,out=$PWD/$out/${b%%|*}.div")
+		done
 	done
 done
 lx_boot_list "$out" "${specs[@]}"
@@ -82,9 +96,17 @@ figures() {
 	     /^timerload: boot [0-9]+ ns$/ { print "timerload-start", $3 }
 	     /^\[ *[0-9.]+\] Run .* as init process/ { t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t); printf "init %.0f\n", t * 1e9 }' "$out/$1.log"
 }
+# divs BOOT: "div-KIND N" lines: the kernel's divides in each kind (the
+# plugin's spans between marks, in timerload's order) and in all.
+divs() {
+	awk 'FNR == NR { if ($0 ~ /^timerload: [a-z0-9_]+ [0-9]+ rounds [0-9]+ ns$/) kind[n++] = $2; next }
+	     $1 == "phase" && ($2 in kind) { print "div-" kind[$2], $10; t += $10 }
+	     END { print "div-total", t + 0 }' "$out/$1.log" "$out/$1.div"
+}
 for s in "${specs[@]}"; do
 	b=${s%%|*}
-	figures "$b" >"$out/$b.fig"
+	{ figures "$b"; divs "$b"; } >"$out/$b.fig"
+	bash bench/linux/divfuncs.sh "$out/$b.div" "$(dirname "$(echo "$s" | cut -d'|' -f3)")/../../../System.map" >"$out/$b.func"
 done
 
 # vmlinux sizes: text data bss (size's Berkeley format).
@@ -130,6 +152,7 @@ pc=$(lx_code_size "${p%/arch/*}/vmlinux") kc=$(lx_code_size "${p%/arch/*}/kernel
 		for (k = 1; k <= n; k++) {
 			x = order[k]
 			for (i = 1; i <= 4; i++) m[i] = median(x, i)
+			if (x ~ /^div-/) continue
 			label = x == "init" ? "boot to \"Run /init\" (printk)" : x == "timerload-start" ? "boot to timerload (CLOCK_BOOTTIME)" : x == "total" ? "**timerload total**" : x " (2000 rounds)"
 			printf "| %s | %.0f | %.0f | %.4f | %.0f | %.0f | %.4f |\n", label, m[1], m[2], m[1] ? m[2] / m[1] : 0, m[3], m[4], m[3] ? m[4] / m[3] : 0
 			if (runs > 1)
@@ -140,6 +163,35 @@ pc=$(lx_code_size "${p%/arch/*}/vmlinux") kc=$(lx_code_size "${p%/arch/*}/kernel
 		if (spread != "") print "\nSpread over " runs " runs (above 0.2 %): " spread > "/dev/stderr"
 	}'
 	echo
+	echo "| x86_64, divides the kernel executed; cycles = instructions + $((divcost - 1)) per divide | stock 250 | hz=250 | ratio | stock 1000 | hz=1000 | ratio |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+	awk -v dir="$out" -v c="$divcost" '
+	BEGIN {
+		split("stock250 hz250 stock1000 hz1000", b, " ")
+		for (i = 1; i <= 4; i++) {
+			f = dir "/" b[i] "-1.fig"
+			while ((getline l < f) > 0) {
+				split(l, w, " ")
+				if (w[1] ~ /^div-/ && !(w[1] in seen)) { seen[w[1]] = 1; order[++n] = w[1] }
+				v[w[1], i] = w[2]
+			}
+			close(f)
+		}
+		for (k = 1; k <= n; k++) {
+			x = order[k]
+			kind = substr(x, 5)
+			printf "| %s divides | %d | %d | %+d | %d | %d | %+d |\n", kind == "total" ? "**all**" : kind, v[x, 1], v[x, 2], v[x, 2] - v[x, 1], v[x, 3], v[x, 4], v[x, 4] - v[x, 3]
+		}
+		for (i = 1; i <= 4; i++) cyc[i] = v["total", i] + (c - 1) * v["div-total", i]
+		printf "| **timerload total, cycles** | %.0f | %.0f | %.4f | %.0f | %.0f | %.4f |\n", cyc[1], cyc[2], cyc[1] ? cyc[2] / cyc[1] : 0, cyc[3], cyc[4], cyc[3] ? cyc[4] / cyc[3] : 0
+	}'
+	echo
+	for n in 250 1000; do
+		[ -s "$out/hz$n-1.func" ] || continue
+		echo "Functions executing more divides at hz=$n than stock $n (timerload's spans; run 1): $(join -a2 -e0 -o 0,1.2,2.2 <(sort "$out/stock$n-1.func") <(sort "$out/hz$n-1.func") |
+			awk '$3 > $2 { print $3 - $2, $1 }' | sort -rn | head -12 | awk '{ printf "%s%s +%d", NR > 1 ? ", " : "", $2, $1 }')."
+		echo
+	done
 	echo "| vmlinux (size) | stock 250 | stock 1000 | patched | patched - stock 250 |"
 	echo "| --- | ---: | ---: | ---: | ---: |"
 	for f in code text data bss; do

@@ -98,18 +98,20 @@ lx_boot() {
 }
 
 # lx_boot_list DIR SPEC...: the boots, two at a time (LINUX_BOOT_JOBS):
-# each SPEC is "NAME|ARCH|KERNEL|INITRD|CMDLINE[|MODE[|TIMEOUT]]": the
-# console of NAME goes to DIR/NAME.log and lx_boot's status to DIR/NAME.rc.
+# each SPEC is "NAME|ARCH|KERNEL|INITRD|CMDLINE[|MODE[|TIMEOUT[|QEMU]]]":
+# the console of NAME goes to DIR/NAME.log and lx_boot's status to
+# DIR/NAME.rc; QEMU, when given, replaces LINUX_QEMU_ARGS for that boot.
 # Returns when all have ended. It waits for any child of the shell: call it
 # in a subshell when the caller has other jobs running.
 lx_boot_list() {
-	local dir=$1 spec name arch kernel initrd cmdline mode limit running=0
+	local dir=$1 spec name arch kernel initrd cmdline mode limit qargs running=0
 	shift
 	mkdir -p "$dir"
 	for spec in "$@"; do
-		IFS='|' read -r name arch kernel initrd cmdline mode limit <<<"$spec"
+		IFS='|' read -r name arch kernel initrd cmdline mode limit qargs <<<"$spec"
 		rm -f "$dir/$name.rc"
 		(
+			[ -n "$qargs" ] && export LINUX_QEMU_ARGS=$qargs
 			LINUX_BOOT_TIMEOUT=${limit:-${LINUX_BOOT_TIMEOUT:-300}} \
 				lx_boot "$arch" "$kernel" "$initrd" "$dir/$name.log" "$cmdline" "$mode" 2>"$dir/$name.err"
 			echo $? >"$dir/$name.rc"

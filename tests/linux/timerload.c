@@ -15,10 +15,22 @@
  * of a pty with VMIN 1 and VTIME 10 (n_tty's jiffies timeout);
  * sigtimedwait ended by the signal; and, alone, timerfd armed and
  * disarmed and nanosleep for 0 ns (the hrtimer path, no wait: a sleep
- * that a signal ends cannot be told apart from one it ends too early). One line per kind, "timerload: KIND N ROUNDS NS ns", then
+ * that a signal ends cannot be told apart from one it ends too early);
+ * then two workloads that are not about timers but run through code
+ * that reads HZ on every call: a TCP ping-pong over the loopback (one
+ * byte each way, TCP_NODELAY: the delayed-ACK and RTO timers, tcp_ack)
+ * and fork (a child that exits at once, reaped with waitpid: copy,
+ * exit and the scheduler's accounting). One line per kind,
+ * "timerload: KIND N ROUNDS NS ns", then
  * "timerload: total NS ns" and "timerload: boot NS ns" (CLOCK_BOOTTIME
  * when it started: the boot to here, in guest instructions but for the
  * idle gaps QEMU skips).
+ *
+ * Before each kind and after the last, timerload executes a mark: an
+ * instruction that does nothing (x86_64: nopl with the displacement
+ * bytes 68 7a 6e 68, "hznh"; arm64: hint #0x6d, unallocated), which
+ * bench/linux/divcount.c, a QEMU plugin, takes as the boundary between
+ * two kinds.
  *
  *	timerload [rounds]	(default 2000)
  */
@@ -26,6 +38,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -33,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/socket.h>
@@ -243,6 +259,91 @@ static long long sleep_rounds(int rounds)
 	return now_ns(CLOCK_MONOTONIC) - t0;
 }
 
+/* A TCP ping-pong of one byte over 127.0.0.1: the parent's ns. */
+static long long tcp_rounds(int rounds)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int l = socket(AF_INET, SOCK_STREAM, 0), c, s, one = 1, st;
+	long long t0;
+	pid_t child;
+	char b = 0;
+
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1) ||
+	    getsockname(l, (struct sockaddr *)&a, &len))
+		die("tcp: listen on the loopback");
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	if (c < 0 || connect(c, (struct sockaddr *)&a, sizeof(a)))
+		die("tcp: connect");
+	s = accept(l, NULL, NULL);
+	if (s < 0 || setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		die("tcp: accept");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (!child) {
+		for (int i = 0; i < rounds; i++)
+			if (read(s, &b, 1) != 1 || write(s, &b, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	t0 = now_ns(CLOCK_MONOTONIC);
+	for (int i = 0; i < rounds; i++)
+		if (write(c, &b, 1) != 1 || read(c, &b, 1) != 1)
+			die("tcp: round %d", i);
+	t0 = now_ns(CLOCK_MONOTONIC) - t0;
+	if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st))
+		die("the tcp child failed");
+	close(c);
+	close(s);
+	close(l);
+	return t0;
+}
+
+/* fork, the child exits at once, waitpid reaps it. */
+static long long fork_rounds(int rounds)
+{
+	long long t0 = now_ns(CLOCK_MONOTONIC);
+	int st;
+
+	for (int i = 0; i < rounds; i++) {
+		pid_t child = fork();
+
+		if (child < 0)
+			die("fork");
+		if (!child)
+			_exit(0);
+		if (waitpid(child, &st, 0) != child || !WIFEXITED(st))
+			die("fork: the child failed");
+	}
+	return now_ns(CLOCK_MONOTONIC) - t0;
+}
+
+/* The boundary between two kinds, for bench/linux/divcount.c. */
+static void mark(void)
+{
+#if defined(__x86_64__)
+	__asm__ volatile(".byte 0x0f, 0x1f, 0x80, 0x68, 0x7a, 0x6e, 0x68" ::: "memory");
+#elif defined(__aarch64__)
+	__asm__ volatile("hint #0x6d" ::: "memory");
+#endif
+}
+
+/* The loopback interface up: the initramfs's init does not do it. */
+static void loopback_up(void)
+{
+	struct ifreq r = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &r))
+		die("lo: SIOCGIFFLAGS");
+	r.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &r))
+		die("lo: SIOCSIFFLAGS");
+	close(fd);
+}
+
 static void setup(void)
 {
 	struct timeval tv = { 1, 0 };
@@ -289,17 +390,30 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("timerload: boot %lld ns\n", boot);
 	setup();
+	loopback_up();
 	for (unsigned int k = 0; k < sizeof(kind_name) / sizeof(kind_name[0]); k++) {
+		mark();
 		ns = ping_pong((enum kind)k, rounds);
 		printf("timerload: %s %d rounds %lld ns\n", kind_name[k], rounds, ns);
 		total += ns;
 	}
+	mark();
 	ns = timerfd_rounds(rounds);
 	printf("timerload: timerfd %d rounds %lld ns\n", rounds, ns);
 	total += ns;
+	mark();
 	ns = sleep_rounds(rounds);
 	printf("timerload: nanosleep0 %d rounds %lld ns\n", rounds, ns);
 	total += ns;
+	mark();
+	ns = tcp_rounds(rounds);
+	printf("timerload: tcp %d rounds %lld ns\n", rounds, ns);
+	total += ns;
+	mark();
+	ns = fork_rounds(rounds);
+	printf("timerload: fork %d rounds %lld ns\n", rounds, ns);
+	total += ns;
+	mark();
 	printf("timerload: total %lld ns\n", total);
 	return 0;
 }
