@@ -5,7 +5,8 @@
 set -e
 want=(gcc make)
 case "${1:-check}" in
-check) want+=(libcmocka-dev libcmocka-dev:i386 gcc-multilib binutils valgrind clang clang-tools libclang-rt-14-dev qemu-system-x86 qemu-user pkgconf clang-format xz-utils gzip gnuplot-nox cpio python3 tmux) ;;
+# bc: tests/linux-timeconst runs Linux's kernel/time/timeconst.bc.
+check) want+=(bc libcmocka-dev libcmocka-dev:i386 gcc-multilib binutils valgrind clang clang-tools libclang-rt-14-dev qemu-system-x86 qemu-user pkgconf clang-format xz-utils gzip gnuplot-nox cpio python3 tmux) ;;
 bench) want+=(valgrind libev-dev libevent-dev libuv1-dev gnuplot-nox gcc-multilib libcmocka-dev qemu-system-x86 time xz-utils cpio gdb) ;;
 initramfs) want+=(cpio gcc-multilib) ;;
 user) want+=(gcc-multilib) ;;
