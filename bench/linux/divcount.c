@@ -12,7 +12,9 @@
  * sdiv) or multiplies (x86_64: mul, imul; arm64: the three-source
  * group, madd, msub, umulh...) gets its own counter, bumped inline each
  * time it runs. The plugin also counts the kernel's instructions and all
- * instructions, by translation block.
+ * instructions, by translation block, and the kernel's per block (keyed
+ * by the block's first address), so that a kernel's instructions can be
+ * summed per function.
  *
  * Marks: an instruction that does nothing but means "boundary" to this
  * plugin (x86_64: nopl with displacement bytes 68 7a 6e 68; arm64:
@@ -22,7 +24,8 @@
  *
  *	target NAME
  *	phase I kinsns N insns N div N mul N	one line per span
- *	insn ADDR div|mul N			per instruction, the span
+ *	insn ADDR div|mul|ins N			per instruction (ins: per
+ *						block, its instructions), the span
  *						from the first mark to the
  *						last, the kernel's only
  *
@@ -72,7 +75,8 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
-enum cls { DIV, MUL };
+enum cls { DIV, MUL, INS };
+static const char *const cls_name[] = { "div", "mul", "ins" };
 
 /* One counted instruction. Entries live in chunks that never move. */
 struct entry {
@@ -116,9 +120,10 @@ static struct entry *entry_at(size_t i)
 	return &chunks[i / CHUNK][i % CHUNK];
 }
 
-static size_t slot(uint64_t vaddr, size_t size)
+static size_t slot(uint64_t vaddr, int cls, size_t size)
 {
-	return (size_t)((vaddr * 0x9e3779b97f4a7c15ull) >> 20) & (size - 1);
+	return (size_t)(((vaddr ^ (uint64_t)cls << 62) * 0x9e3779b97f4a7c15ull) >> 20) &
+	       (size - 1);
 }
 
 static void table_grow(void)
@@ -128,7 +133,7 @@ static void table_grow(void)
 
 	for (size_t i = 0; i < nentries; i++) {
 		struct entry *e = entry_at(i);
-		size_t s = slot(e->vaddr, n);
+		size_t s = slot(e->vaddr, e->cls, n);
 
 		while (t[s])
 			s = (s + 1) & (n - 1);
@@ -146,8 +151,8 @@ static struct entry *lookup(uint64_t vaddr, int cls)
 
 	if (2 * (nentries + 1) > table_size)
 		table_grow();
-	for (s = slot(vaddr, table_size); table[s]; s = (s + 1) & (table_size - 1))
-		if (table[s]->vaddr == vaddr)
+	for (s = slot(vaddr, cls, table_size); table[s]; s = (s + 1) & (table_size - 1))
+		if (table[s]->vaddr == vaddr && table[s]->cls == cls)
 			return table[s];
 	if (nentries == nchunks * CHUNK) {
 		struct entry **c = realloc(chunks, (nchunks + 1) * sizeof(*c));
@@ -255,8 +260,12 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 	(void)id;
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns, n);
-	if (kernel)
+	if (kernel) {
 		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &kinsns, n);
+		qemu_plugin_register_vcpu_tb_exec_inline(
+			tb, QEMU_PLUGIN_INLINE_ADD_U64,
+			&lookup(qemu_plugin_tb_vaddr(tb), INS)->count, n);
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		const uint8_t *b = qemu_plugin_insn_data(insn);
@@ -317,7 +326,7 @@ static void at_exit_cb(qemu_plugin_id_t id, void *udata)
 
 		if (c)
 			fprintf(f, "insn %016llx %s %llu\n", (unsigned long long)e->vaddr,
-				e->cls == DIV ? "div" : "mul", (unsigned long long)c);
+				cls_name[e->cls], (unsigned long long)c);
 	}
 	if (f != stderr)
 		fclose(f);
