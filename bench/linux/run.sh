@@ -100,7 +100,7 @@ figures() {
 # plugin's spans between marks, in timerload's order) and in all.
 divs() {
 	awk 'FNR == NR { if ($0 ~ /^timerload: [a-z0-9_]+ [0-9]+ rounds [0-9]+ ns$/) kind[n++] = $2; next }
-	     $1 == "phase" && ($2 in kind) { print "div-" kind[$2], $10; t += $10 }
+	     $1 == "phase" && ($2 in kind) { print "div-" kind[$2], $8; t += $8 }
 	     END { print "div-total", t + 0 }' "$out/$1.log" "$out/$1.div"
 }
 for s in "${specs[@]}"; do
@@ -189,7 +189,7 @@ pc=$(lx_code_size "${p%/arch/*}/vmlinux") kc=$(lx_code_size "${p%/arch/*}/kernel
 	for n in 250 1000; do
 		[ -s "$out/hz$n-1.func" ] || continue
 		echo "Functions executing more divides at hz=$n than stock $n (timerload's spans; run 1): $(join -a2 -e0 -o 0,1.2,2.2 <(sort "$out/stock$n-1.func") <(sort "$out/hz$n-1.func") |
-			awk '$3 > $2 { print $3 - $2, $1 }' | sort -rn | head -12 | awk '{ printf "%s%s +%d", NR > 1 ? ", " : "", $2, $1 }')."
+			awk '$3 > $2 { print $3 - $2, $1 }' | sort -rn | head -12 | awk '{ printf "%s%s +%d", (NR > 1 ? ", " : ""), $2, $1 }')."
 		echo
 	done
 	echo "| vmlinux (size) | stock 250 | stock 1000 | patched | patched - stock 250 |"
