@@ -122,8 +122,7 @@ static struct entry *entry_at(size_t i)
 
 static size_t slot(uint64_t vaddr, int cls, size_t size)
 {
-	return (size_t)(((vaddr ^ (uint64_t)cls << 62) * 0x9e3779b97f4a7c15ull) >> 20) &
-	       (size - 1);
+	return (size_t)(((vaddr ^ (uint64_t)cls << 62) * 0x9e3779b97f4a7c15ull) >> 20) & (size - 1);
 }
 
 static void table_grow(void)
@@ -261,7 +260,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	(void)id;
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns, n);
 	if (kernel) {
-		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &kinsns, n);
+		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &kinsns,
+							 n);
 		qemu_plugin_register_vcpu_tb_exec_inline(
 			tb, QEMU_PLUGIN_INLINE_ADD_U64,
 			&lookup(qemu_plugin_tb_vaddr(tb), INS)->count, n);
@@ -274,8 +274,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		int cls;
 
 		if (is_mark(b, size)) {
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_mark, QEMU_PLUGIN_CB_NO_REGS,
-							       NULL);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_mark,
+							       QEMU_PLUGIN_CB_NO_REGS, NULL);
 			continue;
 		}
 		if (!kernel)
@@ -332,9 +332,8 @@ static void at_exit_cb(qemu_plugin_id_t id, void *udata)
 		fclose(f);
 }
 
-__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id,
-							       const qemu_info_t *info, int argc,
-							       char **argv)
+__attribute__((visibility("default"))) int
+qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
