@@ -95,7 +95,7 @@ static size_t table_size;
 
 static bool arm64;
 static uint64_t kernel_start;
-static uint64_t kinsns, insns;
+static uint64_t insns; /* all, user space too; the kernel's: class_total(INS) */
 static const char *out_path;
 
 struct phase {
@@ -241,7 +241,8 @@ static void on_mark(unsigned int vcpu, void *udata)
 	if (!m)
 		return;
 	marks = m;
-	marks[nmarks] = (struct phase){ kinsns, insns, class_total(DIV), class_total(MUL) };
+	marks[nmarks] =
+		(struct phase){ class_total(INS), insns, class_total(DIV), class_total(MUL) };
 	for (size_t i = 0; i < nentries; i++) {
 		struct entry *e = entry_at(i);
 
@@ -260,8 +261,6 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	(void)id;
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns, n);
 	if (kernel) {
-		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &kinsns,
-							 n);
 		qemu_plugin_register_vcpu_tb_exec_inline(
 			tb, QEMU_PLUGIN_INLINE_ADD_U64,
 			&lookup(qemu_plugin_tb_vaddr(tb), INS)->count, n);
@@ -299,7 +298,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 static void at_exit_cb(qemu_plugin_id_t id, void *udata)
 {
 	FILE *f = out_path ? fopen(out_path, "w") : stderr;
-	struct phase end = { kinsns, insns, class_total(DIV), class_total(MUL) };
+	struct phase end = { class_total(INS), insns, class_total(DIV), class_total(MUL) };
 	bool window = nmarks >= 2;
 
 	(void)id;

@@ -106,7 +106,8 @@ divs() {
 for s in "${specs[@]}"; do
 	b=${s%%|*}
 	{ figures "$b"; divs "$b"; } >"$out/$b.fig"
-	bash bench/linux/divfuncs.sh "$out/$b.div" "$(dirname "$(echo "$s" | cut -d'|' -f3)")/../../../System.map" >"$out/$b.func"
+	k=$(echo "$s" | cut -d'|' -f3)
+	bash bench/linux/divfuncs.sh "$out/$b.div" "${k%/arch/*}/System.map" >"$out/$b.func"
 done
 
 # vmlinux sizes: text data bss (size's Berkeley format).
@@ -123,7 +124,7 @@ pc=$(lx_code_size "${p%/arch/*}/vmlinux") kc=$(lx_code_size "${p%/arch/*}/kernel
 {
 	echo "| x86_64, guest ns (-icount shift=0: instructions) | stock 250 | hz=250 | ratio | stock 1000 | hz=1000 | ratio |"
 	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-	awk -v runs="$runs" -v dir="$out" '
+	awk -v runs="$runs" -v dir="$out" -v c="$divcost" '
 	# The median of a row'"'"'s runs: one run can carry a stray piece of
 	# work (a kworker, a timer of the kernel'"'"'s own) that a mean would
 	# spread over the row.
@@ -161,28 +162,17 @@ pc=$(lx_code_size "${p%/arch/*}/vmlinux") kc=$(lx_code_size "${p%/arch/*}/kernel
 						spread = spread sprintf("%s %s: %.0f..%.0f; ", b[i], x, lo[x, i], hi[x, i])
 		}
 		if (spread != "") print "\nSpread over " runs " runs (above 0.2 %): " spread > "/dev/stderr"
-	}'
-	echo
-	echo "| x86_64, divides the kernel executed; cycles = instructions + $((divcost - 1)) per divide | stock 250 | hz=250 | ratio | stock 1000 | hz=1000 | ratio |"
-	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-	awk -v dir="$out" -v c="$divcost" '
-	BEGIN {
-		split("stock250 hz250 stock1000 hz1000", b, " ")
-		for (i = 1; i <= 4; i++) {
-			f = dir "/" b[i] "-1.fig"
-			while ((getline l < f) > 0) {
-				split(l, w, " ")
-				if (w[1] ~ /^div-/ && !(w[1] in seen)) { seen[w[1]] = 1; order[++n] = w[1] }
-				v[w[1], i] = w[2]
-			}
-			close(f)
-		}
+		# The divides, medians too, and the total priced in cycles.
+		printf "\n| x86_64, divides the kernel executed; cycles = instructions + %d per divide | stock 250 | hz=250 | difference | stock 1000 | hz=1000 | difference |\n", c - 1
+		print "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 		for (k = 1; k <= n; k++) {
 			x = order[k]
+			if (x !~ /^div-/) continue
+			for (i = 1; i <= 4; i++) m[i] = median(x, i)
 			kind = substr(x, 5)
-			printf "| %s divides | %d | %d | %+d | %d | %d | %+d |\n", kind == "total" ? "**all**" : kind, v[x, 1], v[x, 2], v[x, 2] - v[x, 1], v[x, 3], v[x, 4], v[x, 4] - v[x, 3]
+			printf "| %s divides | %d | %d | %+d | %d | %d | %+d |\n", (kind == "total" ? "**all**" : kind), m[1], m[2], m[2] - m[1], m[3], m[4], m[4] - m[3]
 		}
-		for (i = 1; i <= 4; i++) cyc[i] = v["total", i] + (c - 1) * v["div-total", i]
+		for (i = 1; i <= 4; i++) cyc[i] = median("total", i) + (c - 1) * median("div-total", i)
 		printf "| **timerload total, cycles** | %.0f | %.0f | %.4f | %.0f | %.0f | %.4f |\n", cyc[1], cyc[2], cyc[1] ? cyc[2] / cyc[1] : 0, cyc[3], cyc[4], cyc[3] ? cyc[4] / cyc[3] : 0
 	}'
 	echo

@@ -205,7 +205,7 @@ done
 # hz_timeconst of that type, against the ones the check divided by.
 if [ -f "$out/div64-plain.log" ]; then
 	held=$(awk '/^struct hz_timeconst \{/ { s = 1 } s && /^};/ { s = 0 }
-		s && sub(/^[[:space:]]*struct hz_div64[[:space:]]+/, "") { gsub(/[,;]/, " "); print }' \
+		s && sub(/^[[:space:]]*struct hz_div64[[:space:]]+/, "") { sub(/;.*/, ""); gsub(/,/, " "); print }' \
 		"$out/src/hz-conv.h" | tr -s ' \t' '\n' | grep . | sort | tr '\n' ' ')
 	checked=$(sed -n 's/^members: //p' "$out/div64-plain.log" | tr ' ' '\n' | grep . | sort | tr '\n' ' ')
 	if [ -n "$held" ] && [ "$held" = "$checked" ]; then

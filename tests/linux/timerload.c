@@ -378,9 +378,27 @@ static void setup(void)
 	sigprocmask(SIG_BLOCK, &s, NULL);
 }
 
+/* The kinds that need no partner process, in the order they run. */
+static const struct {
+	const char *name;
+	long long (*run)(int rounds);
+} alone[] = {
+	{ "timerfd", timerfd_rounds },
+	{ "nanosleep0", sleep_rounds },
+	{ "tcp", tcp_rounds },
+	{ "fork", fork_rounds },
+};
+
+/* One kind's line; returns its ns. */
+static long long report(const char *name, int rounds, long long ns)
+{
+	printf("timerload: %s %d rounds %lld ns\n", name, rounds, ns);
+	return ns;
+}
+
 int main(int argc, char **argv)
 {
-	long long boot = now_ns(CLOCK_BOOTTIME), total = 0, ns;
+	long long boot = now_ns(CLOCK_BOOTTIME), total = 0;
 	int rounds = argc > 1 ? atoi(argv[1]) : 2000;
 
 	if (rounds < 1) {
@@ -391,28 +409,15 @@ int main(int argc, char **argv)
 	printf("timerload: boot %lld ns\n", boot);
 	setup();
 	loopback_up();
+	/* A mark before each kind and after the last: divcount's spans. */
 	for (unsigned int k = 0; k < sizeof(kind_name) / sizeof(kind_name[0]); k++) {
 		mark();
-		ns = ping_pong((enum kind)k, rounds);
-		printf("timerload: %s %d rounds %lld ns\n", kind_name[k], rounds, ns);
-		total += ns;
+		total += report(kind_name[k], rounds, ping_pong((enum kind)k, rounds));
 	}
-	mark();
-	ns = timerfd_rounds(rounds);
-	printf("timerload: timerfd %d rounds %lld ns\n", rounds, ns);
-	total += ns;
-	mark();
-	ns = sleep_rounds(rounds);
-	printf("timerload: nanosleep0 %d rounds %lld ns\n", rounds, ns);
-	total += ns;
-	mark();
-	ns = tcp_rounds(rounds);
-	printf("timerload: tcp %d rounds %lld ns\n", rounds, ns);
-	total += ns;
-	mark();
-	ns = fork_rounds(rounds);
-	printf("timerload: fork %d rounds %lld ns\n", rounds, ns);
-	total += ns;
+	for (unsigned int k = 0; k < sizeof(alone) / sizeof(alone[0]); k++) {
+		mark();
+		total += report(alone[k].name, rounds, alone[k].run(rounds));
+	}
 	mark();
 	printf("timerload: total %lld ns\n", total);
 	return 0;
