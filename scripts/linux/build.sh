@@ -9,6 +9,9 @@
 # lx_arch_vars in lib.sh for why not Debian's gcc-aarch64-linux-gnu).
 # KIND, and the build directory (O=), all under build/linux/:
 #   dynhz   the patched tree (linux/series), HZ_DYNAMIC on     ARCH[-hzHZ]/
+#   release the patched tree, HZ_DYNAMIC on without its debug   ARCH-release[-hzHZ]/
+#           check (HZ_DYNAMIC_DEBUG tests a flag on every read of
+#           HZ): as a distribution would ship it; bench/linux's kernel
 #   nodyn   the patched tree, HZ_DYNAMIC off (compile-time HZ)  ARCH-nodyn[-hzHZ]/
 #           (and the series' KUnit suite off: constant.sh compares it)
 #   stock   the pristine tree, no patch, HZ fixed at HZ (250)   stock-hzHZ-ARCH/
@@ -49,6 +52,7 @@ hz=${3:-}
 lx_arch_vars "$arch"
 case $kind in
 dynhz) dir=$LX_BUILD/$arch${hz:+-hz$hz} ;;
+release) dir=$LX_BUILD/$arch-release${hz:+-hz$hz} ;;
 nodyn) dir=$LX_BUILD/$arch-nodyn${hz:+-hz$hz} ;;
 stock)
 	hz=${hz:-250}
@@ -58,7 +62,7 @@ fixes)
 	hz=${hz:-250}
 	dir=$LX_BUILD/fixes-hz$hz-$arch
 	;;
-*) lx_die "unknown kind '$kind' (dynhz, nodyn or stock)" ;;
+*) lx_die "unknown kind '$kind' (dynhz, release, nodyn, stock or fixes)" ;;
 esac
 case $hz in
 '' | 100 | 250 | 300 | 1000) ;;
@@ -129,6 +133,7 @@ echo "$ident" >"$dir/.dynhz-source"
 	# vmlinux can be held against the fixes-only tree's (constant.sh).
 	[ "$kind" = nodyn ] && echo "# CONFIG_HZ_DYNAMIC is not set" &&
 		echo "# CONFIG_HZ_KUNIT_TEST is not set"
+	[ "$kind" = release ] && echo "# CONFIG_HZ_DYNAMIC_DEBUG is not set"
 	true
 } >"$dir/dynhz-args.config.tmp"
 cmp -s "$dir/dynhz-args.config.tmp" "$dir/dynhz-args.config" ||
