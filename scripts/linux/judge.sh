@@ -168,7 +168,14 @@ if [ -s "$stock_new.body" ]; then
 		echo "# check=$checks: \"ARCH PROG pass\" when it passed at both, \"fail\""
 		echo "# otherwise. Made by scripts/linux/judge.sh (make check-long); make check"
 		echo "# (tests/linux/check.sh) requires every \"pass\" to pass on the patched"
-		echo "# kernel at every HZ it boots."
+		echo "# kernel at every HZ it boots. Where each architecture's lines come from:"
+		{
+			grep '^# judged: ' tests/linux/stock-passes.txt 2>/dev/null |
+				awk -v judged=" $* " 'index(judged, " " $3 " ") == 0'
+			for a in "$@"; do
+				echo "# judged: $a $(date -u +%Y-%m-%d), stock $(basename "$(bash scripts/linux/source.sh pristine)"), check=$checks"
+			done
+		} | sort
 		{
 			grep -v '^#' tests/linux/stock-passes.txt 2>/dev/null |
 				awk -v judged=" $* " 'index(judged, " " $1 " ") == 0'
