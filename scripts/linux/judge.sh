@@ -181,7 +181,9 @@ if [ -s "$stock_new.body" ]; then
 				awk -v judged=" $* " 'index(judged, " " $1 " ") == 0'
 			cat "$stock_new.body"
 		} | sort -u
-	} >tests/linux/stock-passes.txt
+	} >"$stock_new.file"
+	# (Written apart, then moved: the old file is read above.)
+	mv "$stock_new.file" tests/linux/stock-passes.txt
 	echo "linux judge: tests/linux/stock-passes.txt: $(grep -c ' pass$' tests/linux/stock-passes.txt) pass, $(grep -c ' fail$' tests/linux/stock-passes.txt) fail"
 fi
 
