@@ -133,7 +133,8 @@ echo "$ident" >"$dir/.dynhz-source"
 	# vmlinux can be held against the fixes-only tree's (constant.sh).
 	[ "$kind" = nodyn ] && echo "# CONFIG_HZ_DYNAMIC is not set" &&
 		echo "# CONFIG_HZ_KUNIT_TEST is not set"
-	[ "$kind" = release ] && echo "# CONFIG_HZ_DYNAMIC_DEBUG is not set"
+	# (HZ_DYNAMIC_DEBUG depends on HZ_DYNAMIC: nodyn cannot have it either.)
+	case $kind in nodyn | release) echo "# CONFIG_HZ_DYNAMIC_DEBUG is not set" ;; esac
 	true
 } >"$dir/dynhz-args.config.tmp"
 cmp -s "$dir/dynhz-args.config.tmp" "$dir/dynhz-args.config" ||
