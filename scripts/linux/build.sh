@@ -152,6 +152,14 @@ export KBUILD_BUILD_USER=dynhz KBUILD_BUILD_HOST=dynhz
 # The constant kinds are compared byte for byte (constant.sh): no date.
 case $kind in stock | fixes | nodyn) export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970" ;; esac
 kmake=(make -C "$tree" O="$dir" ARCH="$karch" "${ktool[@]}")
+# ccache's base_dir hands the compiler a source path relative to $dir,
+# which the kernel's -fmacro-prefix-map (absolute $tree) does not match:
+# __FILE__ would name the tree, src/fixes or src/patched. Map the
+# relative path too, so that the two constant kinds differ in nothing but
+# their sources. (Not for the other kinds: their ccache stays warm.)
+case $kind in fixes | nodyn)
+	kmake+=(KCFLAGS="-fmacro-prefix-map=$(realpath -m --relative-to="$dir" "$tree")/=") ;;
+esac
 
 # check_config: every option of the fragments against .config, a later
 # fragment's value replacing an earlier one's (as merge_config.sh merges
@@ -213,12 +221,12 @@ fi
 
 [ $config_only = 1 ] && echo "linux: ${dir#"$DZ_ROOT"/}/.config" >&2 && exit 0
 
-# Up to date: the last build of this directory was of this tree and this
-# configuration, and no file of the tree
+# Up to date: the last build of this directory was of this tree, this
+# configuration and these make arguments, and no file of the tree
 # nor .config has changed since it began. One find over
 # the tree (a second) instead of Linux's make walking it (tens of seconds
 # when the machine is busy). LINUX_FORCE=1 runs Linux's make anyway.
-built="$tree_key $config_key"
+built="$tree_key $config_key $(echo "${kmake[*]}" | md5sum | cut -c1-12)"
 if [ -z "${LINUX_FORCE:-}" ] && [ -f "$dir/$image" ] &&
 	[ "$(cat "$dir/.dynhz-built" 2>/dev/null)" = "$built" ] &&
 	[ -z "$(find -L "$tree" "$dir/.config" -newer "$dir/.dynhz-built" -print -quit)" ]; then
