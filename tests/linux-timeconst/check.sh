@@ -6,17 +6,17 @@
 # very constants stock's kernel/time/timeconst.bc prints into timeconst.h,
 # and every hz_div64() reciprocal it builds must divide exactly.
 #
-#   the generator: hz_recip_init(), hz_saturation(), hz_div64_init() and
-#     hz_timeconst_init() cut by name out of the patched tree's hz.c,
+#   the generator: hz_recip_init(), hz_saturation(), hz_div64_init(),
+#     hz_round_up_init() and hz_timeconst_init() cut by name out of the patched tree's hz.c,
 #     compiled in user space with the tree's hz-conv.h and shim.h (the
 #     kernel helpers), warnings as errors; built plain, under ASan + UBSan
 #     and 32-bit (under qemu-i386: BITS_PER_LONG 32).
 #   the referee: the pristine tree's timeconst.bc run by bc over
 #     HZ_MIN..HZ_MAX of the series' include/linux/hz.h; every constant it
 #     prints is compared (timeconst_test.c maps each name to its field).
-#   hz_div64: every reciprocal of the table at every HZ against a plain
-#     division by the divisor stock's formula has, on edge and random
-#     dividends.
+#   hz_div64 and hz_round_up: every reciprocal of the table at every HZ
+#     against a plain division by the divisor stock's formula has, on edge
+#     and random dividends.
 #   the test of the test: a table with one constant wrong, one with a
 #     reciprocal wrong, and a timeconst.bc output with one line wrong must
 #     each be caught, and only there.
@@ -132,7 +132,7 @@ fi
 # at column 0 to the brace that closes it at column 0, with #line so that a
 # compiler's message points into hz.c. A function missing fails here; a
 # helper added to hz.c and not named here fails the build.
-awk -v names="hz_recip_init hz_saturation hz_div64_init hz_timeconst_init" '
+awk -v names="hz_recip_init hz_saturation hz_div64_init hz_round_up_init hz_timeconst_init" '
 	BEGIN { k = split(names, a, " "); for (i = 1; i <= k; i++) want[a[i]] = 1 }
 	!body && /^[a-z]/ && !/;$/ && match($0, /[a-z_0-9]+\(/) {
 		f = substr($0, RSTART, RLENGTH - 1)
@@ -198,20 +198,21 @@ for b in plain san m32; do
 	judge "$n: HZ $lo..$hi constants as timeconst.bc [$b]" "$out/table-$b.log" $?
 	# shellcheck disable=SC2086
 	${bin[$b]} div64 "$lo" "$hi" "${count[$b]}" >"$out/div64-$b.log" 2>"$out/div64-$b.log.err"
-	judge "$n: hz_div64 exact at HZ $lo..$hi [$b]" "$out/div64-$b.log" $?
+	judge "$n: hz_div64, hz_round_up exact at HZ $lo..$hi [$b]" "$out/div64-$b.log" $?
 done
 
-# Every hz_div64 the table holds was checked: the members of struct
-# hz_timeconst of that type, against the ones the check divided by.
+# Every reciprocal the table holds was checked: the members of struct
+# hz_timeconst of type hz_div64 or hz_round_up, against the ones the check
+# divided by.
 if [ -f "$out/div64-plain.log" ]; then
 	held=$(awk '/^struct hz_timeconst \{/ { s = 1 } s && /^};/ { s = 0 }
-		s && sub(/^[[:space:]]*struct hz_div64[[:space:]]+/, "") { sub(/;.*/, ""); gsub(/,/, " "); print }' \
+		s && sub(/^[[:space:]]*struct hz_(div64|round_up)[[:space:]]+/, "") { sub(/;.*/, ""); gsub(/,/, " "); print }' \
 		"$out/src/hz-conv.h" | tr -s ' \t' '\n' | grep . | sort | tr '\n' ' ')
 	checked=$(sed -n 's/^members: //p' "$out/div64-plain.log" | tr ' ' '\n' | grep . | sort | tr '\n' ' ')
 	if [ -n "$held" ] && [ "$held" = "$checked" ]; then
-		pass_with "$n: every hz_div64 of the table is checked" "$(echo "$held" | wc -w) members"
+		pass_with "$n: every reciprocal of the table is checked" "$(echo "$held" | wc -w) members"
 	else
-		report "$n: every hz_div64 of the table is checked" "in struct hz_timeconst: $held" \
+		report "$n: every reciprocal of the table is checked" "in struct hz_timeconst: $held" \
 			"checked: $checked"
 	fi
 fi
@@ -220,11 +221,11 @@ fi
 # and every problem it printed matches PATTERN (what was made wrong).
 expect_caught() {
 	local name=$1 log=$2 rc=$3 pattern=$4 found other problems
-	found=$(grep -c "^  $pattern" "$log")
-	other=$(grep '^  ' "$log" | grep -vc "^  $pattern")
+	found=$(grep -Ec "^  $pattern" "$log")
+	other=$(grep '^  ' "$log" | grep -Evc "^  $pattern")
 	if [ "$rc" -ne 0 ] && [ "$found" -gt 0 ] && [ "$other" -eq 0 ]; then
 		pass_with "$name" "$(grep -m1 -v -e '^  ' -e '^members:' "$log")" \
-			"$(grep -m1 "^  $pattern" "$log" | sed 's/^  //')"
+			"$(grep -Em1 "^  $pattern" "$log" | sed 's/^  //')"
 	else
 		mapfile -t problems < <(sed -n 's/^  //p' "$log" | head -5)
 		report "$name" "exit status $rc, $found problems as '$pattern', $other others:" \
@@ -239,6 +240,9 @@ if [ -n "${bin[wrong]:-}" ]; then
 	"$out/timeconst_test-wrong" div64 245 255 "${count[plain]}" >"$out/wrong-div64.log" 2>&1
 	expect_caught "$n: a wrong hz_div64 reciprocal is caught" "$out/wrong-div64.log" $? \
 		"HZ 250: hz_d "
+	"$out/timeconst_test-wrong" div64 200 200 "${count[plain]}" >"$out/wrong-round-up.log" 2>&1
+	expect_caught "$n: a wrong hz_round_up constant is caught" "$out/wrong-round-up.log" $? \
+		"HZ 200: usec_per_jiffy_ru "
 fi
 if [ -n "${bin[plain]:-}" ]; then
 	# USEC_TO_HZ_SHR32 one more at HZ 300, in a copy of the referee's output.

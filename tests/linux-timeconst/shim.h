@@ -2,7 +2,7 @@
 /*
  * The kernel helpers that hz.c's generator and kernel/time/hz-conv.h use,
  * for user space: written from what Linux documents each one to return
- * (include/linux/math64.h, gcd.h, reciprocal_div.h, bitops.h, jiffies.h),
+ * (include/linux/math64.h, gcd.h, bitops.h, jiffies.h, limits.h),
  * not from its code. Portable C on 64-bit halves, so that the same shim
  * serves the 32-bit build (no __int128 there). Where Linux leaves a result
  * undefined (mul_u64_u64_div_u64() past 64 bits, a divide by zero) the shim
@@ -35,6 +35,8 @@ typedef uint64_t u64;
 /* asm-generic/param.h; include/linux/jiffies.h */
 #define USER_HZ		 100
 #define MAX_JIFFY_OFFSET ((LONG_MAX >> 1) - 1)
+/* include/linux/limits.h */
+#define U64_MAX UINT64_MAX
 
 #define min(a, b)      ((a) < (b) ? (a) : (b))
 #define max(a, b)      ((a) > (b) ? (a) : (b))
@@ -122,35 +124,6 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 		}
 	}
 	return q;
-}
-
-/*
- * reciprocal_value(d) and reciprocal_divide(a, R) = a / d for every u32 a:
- * with l = ceil(log2(d)), m = floor(2^32 * (2^l - d) / d) + 1,
- * t = (a * m) >> 32, a / d = (t + ((a - t) >> sh1)) >> sh2,
- * sh1 = min(l, 1), sh2 = max(l - 1, 0).
- */
-struct reciprocal_value {
-	u32 m;
-	u8 sh1, sh2;
-};
-
-static inline struct reciprocal_value reciprocal_value(u32 d)
-{
-	struct reciprocal_value r;
-	int l = d > 1 ? fls64(d - 1) : 0;
-
-	r.m = (u32)((((u64)1 << 32) * (((u64)1 << l) - d)) / d + 1);
-	r.sh1 = min(l, 1);
-	r.sh2 = max(l - 1, 0);
-	return r;
-}
-
-static inline u32 reciprocal_divide(u32 a, struct reciprocal_value r)
-{
-	u32 t = (u32)(((u64)a * r.m) >> 32);
-
-	return (t + ((a - t) >> r.sh1)) >> r.sh2;
 }
 
 #endif /* LINUX_TIMECONST_SHIM_H */

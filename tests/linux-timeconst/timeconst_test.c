@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The Linux series' boot-time generator, hz_timeconst_init() and
- * hz_div64_init() of kernel/time/hz.c, against what stock Linux gets at
+ * The Linux series' boot-time generator, hz_timeconst_init(),
+ * hz_div64_init() and hz_round_up_init() of kernel/time/hz.c, against what stock Linux gets at
  * build time from kernel/time/timeconst.bc and from the compiler's
  * divisions. check.sh takes the functions out of the tree's hz.c
  * (hz-gen.inc) and compiles them with the tree's hz-conv.h and the helpers
@@ -10,15 +10,15 @@
  *   timeconst_test table LO HI FILE...  FILE: timeconst.bc's output for
  *       HZ LO to HI, each HZ once, in any order. Every constant it prints
  *       is compared with hz_timeconst_init()'s table at that HZ.
- *   timeconst_test div64 LO HI COUNT    every hz_div64 of the table at
- *       every HZ from LO to HI: hz_div64() against the division it stands
- *       for, on edge dividends and COUNT random ones.
+ *   timeconst_test div64 LO HI COUNT    every hz_div64 and hz_round_up
+ *       of the table at every HZ from LO to HI against the division it
+ *       stands for, on edge dividends and COUNT random ones.
  *
  * Prints the problems (indented, the first 20), then a line of counts
  * (div64: then the members it checked, "members: NAME..."), and exits 1
  * when there was a problem. Built with -DHZ_TEST_WRONG=N (the test
  * of the test) the table at HZ N has MSEC_TO_HZ_ADJ32 and the multiplier
- * of hz_d off by one.
+ * of hz_d off by one, and at HZ N - 50 the multiplier of usec_per_jiffy_ru.
  */
 #include "shim.h"
 
@@ -54,6 +54,8 @@ static void make_table(struct hz_timeconst *tc, int hz)
 		tc->msec_to_hz.adj++;
 		tc->hz_d.m--;
 	}
+	if (hz == HZ_TEST_WRONG - 50)
+		tc->usec_per_jiffy_ru.m--;
 #endif
 }
 
@@ -252,6 +254,16 @@ static long divisions, divisors;
 static const char *members[32];
 static int nmembers;
 
+static void note_member(const char *name)
+{
+	int k;
+
+	for (k = 0; k < nmembers && strcmp(members[k], name); k++)
+		;
+	if (k == nmembers && nmembers < 32)
+		members[nmembers++] = name;
+}
+
 static void divide(int hz, const char *name, const struct hz_div64 *r, u64 d, u64 x)
 {
 	u64 got = hz_div64(x, r);
@@ -290,10 +302,7 @@ static void check_divisor(int hz, const char *name, const struct hz_div64 *r, u6
 	long i;
 
 	divisors++;
-	for (k = 0; k < nmembers && strcmp(members[k], name); k++)
-		;
-	if (k == nmembers && nmembers < 32)
-		members[nmembers++] = name;
+	note_member(name);
 	for (q = 0; q <= 3; q++)
 		near_multiple(hz, name, r, d, q);
 	for (k = 2; k < 64; k++)
@@ -312,9 +321,53 @@ static void check_divisor(int hz, const char *name, const struct hz_div64 *r, u6
 	}
 }
 
+static void round_up(int hz, const char *name, const struct hz_round_up *r, u32 d, u32 x)
+{
+	u64 got = hz_round_up(x, r), want = ((u64)x + d - 1) / d;
+
+	divisions++;
+	if (got != want)
+		problem("HZ %d: %s (d %" PRIu32 "): hz_round_up(%" PRIu32 ") = %" PRIu64
+			", not %" PRIu64, hz, name, d, x, got, want);
+}
+
 /*
- * Every hz_div64 of the table, each with the divisor stock's formula
- * divides by, worked out here from HZ, not read from the table.
+ * hz_round_up() by d at HZ hz, for the 32-bit inputs it takes: 0 to 3,
+ * each multiple of d from 1 to 3 and near 2^k and the top with one
+ * either side, the top 16, then count random inputs and count near random
+ * multiples.
+ */
+static void check_round_up(int hz, const char *name, const struct hz_round_up *r, u32 d,
+			   long count)
+{
+	u64 top = UINT32_MAX / d, q, x;
+	int k;
+	long i;
+
+	divisors++;
+	note_member(name);
+	for (x = 0; x <= 3; x++)
+		round_up(hz, name, r, d, x);
+	for (k = 0; k < 40; k++) {
+		q = k < 4 ? (u64)k : k < 36 ? (u64)1 << (k - 4) : top - (k - 36);
+		if (q > top)
+			continue;
+		for (x = q > 0 ? q * d - 1 : 0; x <= q * d + 1 && x <= UINT32_MAX; x++)
+			round_up(hz, name, r, d, x);
+	}
+	for (k = 0; k < 16; k++)
+		round_up(hz, name, r, d, UINT32_MAX - k);
+	for (i = 0; i < count; i++) {
+		round_up(hz, name, r, d, (u32)rnd() >> (rnd() % 32));
+		x = (rnd() % (top + 1)) * d + rnd() % 3;
+		round_up(hz, name, r, d, x ? (u32)(x - 1) : 0);
+	}
+}
+
+/*
+ * Every hz_div64 and hz_round_up of the table, each with the divisor
+ * stock's formula divides by, worked out here from HZ, not read from the
+ * table.
  */
 static int div64(long count)
 {
@@ -341,6 +394,12 @@ static int div64(long count)
 				      NSEC_PER_SEC / hz, count);
 		check_divisor(hz, "nsec9_den_d", &tc.nsec9_den_d,
 			      (9 * (u64)NSEC_PER_SEC + hz / 2) / hz, count);
+		if (MSEC_PER_SEC % hz == 0)
+			check_round_up(hz, "msec_per_jiffy_ru", &tc.msec_per_jiffy_ru,
+				       MSEC_PER_SEC / hz, count);
+		if (USEC_PER_SEC % hz == 0)
+			check_round_up(hz, "usec_per_jiffy_ru", &tc.usec_per_jiffy_ru,
+				       USEC_PER_SEC / hz, count);
 	}
 	printf("%d HZ, %ld divisors, %ld divisions, %ld wrong%s\n", hz_hi - hz_lo + 1, divisors,
 	       divisions, problems, problems > 20 ? " (the first 20 shown)" : "");
