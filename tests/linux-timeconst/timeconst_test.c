@@ -328,7 +328,8 @@ static void round_up(int hz, const char *name, const struct hz_round_up *r, u32 
 	divisions++;
 	if (got != want)
 		problem("HZ %d: %s (d %" PRIu32 "): hz_round_up(%" PRIu32 ") = %" PRIu64
-			", not %" PRIu64, hz, name, d, x, got, want);
+			", not %" PRIu64,
+			hz, name, d, x, got, want);
 }
 
 /*
@@ -337,8 +338,7 @@ static void round_up(int hz, const char *name, const struct hz_round_up *r, u32 
  * either side, the top 16, then count random inputs and count near random
  * multiples.
  */
-static void check_round_up(int hz, const char *name, const struct hz_round_up *r, u32 d,
-			   long count)
+static void check_round_up(int hz, const char *name, const struct hz_round_up *r, u32 d, long count)
 {
 	u64 top = UINT32_MAX / d, q, x;
 	int k;
