@@ -1,0 +1,33 @@
+#!/bin/sh
+# shellcheck shell=dash
+# The tick-rate series' probe (issue 41), pid 1 of the guest
+# (rdinit=/sbin/run-checks.sh, scripts/linux/tick.sh boot): what the
+# kernel booted with, tickprobe, then power off. tickprobe_n=N on the
+# command line (Linux hands it to init in the environment) sets the
+# number of waits of each kind (100).
+mount -t proc proc /proc 2>/dev/null
+mount -t sysfs sysfs /sys 2>/dev/null
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+echo "== cmdline: $(cat /proc/cmdline)"
+dmesg | grep -E "tick|clocksource|hrtimer|APIC timer|lapic|Switched to|cpuidle" | head -20
+grep -E "Clock Event Device|^ *mode:|event_handler|Tick Device|max_delta_ns|min_delta_ns" /proc/timer_list | head -16
+echo "== trace: what fires on a busy CPU (0.5 s)"
+t=/sys/kernel/tracing
+mount -t tracefs tracefs $t 2>/dev/null
+if [ -w $t/set_event ]; then
+	echo 'timer:hrtimer_expire_entry timer:timer_expire_entry irq_vectors:local_timer_entry' >$t/set_event
+	echo >$t/trace
+	echo 1 >$t/tracing_on
+	/sbin/tickprobe spin 500
+	echo 0 >$t/tracing_on
+	grep -v '^#' $t/trace | sed -n 's/.* \([a-z_]*\): \(.*function=\([a-z_0-9]*\)\)\{0,1\}.*/\1 \3/p' |
+		sort | uniq -c | sort -rn | head -8
+	echo >$t/set_event
+fi
+echo "== tickprobe"
+/sbin/tickprobe "${tickprobe_n:-100}"
+grep -E "LOC|timer" /proc/interrupts
+echo "== dmesg warnings"
+dmesg | grep -E -i -A5 "WARNING|BUG|Oops|call trace|panic" | head -40
+echo "== probe done"
+poweroff -f

@@ -1,0 +1,180 @@
+#!/bin/bash
+# The tick-rate series (issue 41, linux/tick-series/): CONFIG_HZ stays
+# 1000 and tick_hz=R chooses at boot how often the tick fires. Built,
+# booted and probed beside stock CONFIG_HZ=1000, x86_64, everything under
+# build/linux-tick/ (never build/linux/, which is make linux's).
+#
+#   scripts/linux/tick.sh tree            the source tree (below)
+#   scripts/linux/tick.sh build KIND      KIND stock or tick: configure, build,
+#                                         build/linux-tick/bzImage-KIND
+#   scripts/linux/tick.sh initramfs       BusyBox, tickprobe, run-checks.sh
+#   scripts/linux/tick.sh boot KIND NAME [CMDLINE]
+#                                         one -icount boot running the probe,
+#                                         console in build/linux-tick/NAME.log
+#   scripts/linux/tick.sh probe           all of it: stock, then the series at
+#                                         tick_hz=100, 250, 300, 1000 and
+#                                         none; then the table
+#   scripts/linux/tick.sh table           the table of the logs there are
+#
+# The tree: build/linux-tick/src-stock/, one git tree holding both kinds:
+# Debian's linux-source-6.12 (scripts/fetch-deb.sh --deb, as
+# scripts/linux/source.sh fetches it) committed and tagged "pristine",
+# and the branch "tick", linux/tick-series applied with git am on top.
+# A build checks out the kind's commit (detached) and builds it in the
+# one build directory build/linux-tick/stock/ (O=): git rewrites only the
+# files the series touches, so Linux's make rebuilds only what depends on
+# them, where two trees would mean two whole builds (ccache hashes the
+# source's path). A developer's tree: make src-stock a worktree of it
+# (git worktree add --detach) with its own "pristine" tag and "tick"
+# branch, and the branch is what is built (TICK_REF names another ref).
+#
+# Configuration as scripts/linux/build.sh makes it for stock: make
+# tinyconfig, merge_config.sh -m of linux/config/base.config and
+# x86_64.config and HZ 1000 (CONFIG_HZ_1000=y), olddefconfig; the series
+# adds no option (tick_hz= is always there). Linux's make -j2 under
+# nice -n 19 (TICK_JOBS), through ccache in build/linux-tick/ccache.
+set -e -o pipefail
+source "$(dirname "$0")/lib.sh"
+source "$DZ_ROOT/scripts/linux/boot.sh"
+TK=$DZ_ROOT/build/linux-tick
+TK_SRC=$TK/src-stock
+TK_OBJ=$TK/stock
+TK_SERIES_DIR=$DZ_ROOT/linux/tick-series
+mkdir -p "$TK"
+
+tk_series() {
+	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$TK_SERIES_DIR/series"
+}
+
+tk_git() { git -C "$TK_SRC" -c user.name=dynhz -c user.email=dynhz@localhost "$@"; }
+
+# tree: the git tree, made once; the branch "tick" made again from
+# linux/tick-series when the series changes (its hash in src-tick.key),
+# unless the tree is a developer's (no src-tick.key and a "tick" branch).
+tree() {
+	local deb key p
+	if [ ! -e "$TK_SRC/.git" ]; then
+		deb=$(FETCH_DEB_TIMEOUT=900 bash "$DZ_ROOT/scripts/fetch-deb.sh" --deb "$LX_PKG") ||
+			lx_die "cannot fetch $LX_PKG"
+		echo "linux-tick: unpacking $deb into $TK_SRC (a few minutes)" >&2
+		rm -rf "$TK_SRC.tmp" && mkdir -p "$TK_SRC.tmp"
+		dpkg-deb --fsys-tarfile "$DZ_ROOT/$deb" | tar -xOf - --wildcards './usr/src/linux-source-*.tar.xz' |
+			xz -dc | tar -xf - -C "$TK_SRC.tmp" --strip-components=1
+		mv "$TK_SRC.tmp" "$TK_SRC"
+		# Debian's .gitignore ignores the whole top level: add with -f.
+		tk_git init -q
+		tk_git add -f -A .
+		tk_git commit -q -m "$(basename "$deb" .deb), pristine"
+		tk_git tag pristine
+		echo none >"$TK/src-tick.key"
+	fi
+	[ -f "$TK/src-tick.key" ] || return 0
+	key=$(for p in $(tk_series); do cat "$TK_SERIES_DIR/patches/$p"; done | sha256sum | cut -c1-16)
+	[ "$(cat "$TK/src-tick.key")" = "$key" ] && return 0
+	echo "linux-tick: the branch tick: pristine + linux/tick-series" >&2
+	tk_git checkout -q --detach pristine
+	tk_git branch -f tick pristine
+	tk_git checkout -q tick
+	for p in $(tk_series); do
+		tk_git am -q "$TK_SERIES_DIR/patches/$p" || lx_die "$p does not apply"
+	done
+	tk_git checkout -q --detach
+	echo "$key" >"$TK/src-tick.key"
+}
+
+build() {
+	local kind=$1 ref dir=$TK_OBJ
+	case $kind in
+	stock) ref=pristine ;;
+	tick) ref=${TICK_REF:-tick} ;;
+	*) lx_die "unknown kind '$kind' (stock or tick)" ;;
+	esac
+	tk_git checkout -q --detach "$ref" || lx_die "cannot check out $ref in $TK_SRC"
+	mkdir -p "$dir"
+	export CCACHE_DIR=$TK/ccache CCACHE_BASEDIR=$DZ_ROOT CCACHE_MAXSIZE=5G
+	export KBUILD_BUILD_USER=dynhz KBUILD_BUILD_HOST=dynhz
+	local kmake=(make -C "$TK_SRC" O="$dir" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc")
+	printf '%s\n' "# tick.sh: HZ 1000, jiffies in milliseconds" "CONFIG_HZ_1000=y" \
+		"# CONFIG_HZ_250 is not set" "# CONFIG_HZ_100 is not set" "# CONFIG_HZ_300 is not set" \
+		"CONFIG_HZ=1000" >"$dir/tick-args.config.new"
+	local frags=("$LX_CONFIG/base.config" "$LX_CONFIG/x86_64.config" "$dir/tick-args.config")
+	if ! cmp -s "$dir/tick-args.config.new" "$dir/tick-args.config" || [ ! -f "$dir/.config" ] ||
+		[ "$(lx_hash "${frags[@]:0:2}")" != "$(cat "$dir/.tick-config" 2>/dev/null)" ]; then
+		mv "$dir/tick-args.config.new" "$dir/tick-args.config"
+		echo "linux-tick: configuring $dir" >&2
+		{
+			"${kmake[@]}" tinyconfig &&
+				(cd "$dir" && bash "$TK_SRC/scripts/kconfig/merge_config.sh" -m -O "$dir" "$dir/.config" "${frags[@]}") &&
+				"${kmake[@]}" olddefconfig
+		} >"$dir/config.log" 2>&1 || lx_die "configuration failed ($dir/config.log)"
+		grep -q '^CONFIG_HZ=1000$' "$dir/.config" || lx_die "CONFIG_HZ is not 1000 in $dir/.config"
+		grep -q '^CONFIG_NO_HZ_IDLE=y$' "$dir/.config" || lx_die "no NO_HZ_IDLE in $dir/.config"
+		grep -q '^CONFIG_HIGH_RES_TIMERS=y$' "$dir/.config" || lx_die "no HIGH_RES_TIMERS in $dir/.config"
+		lx_hash "${frags[@]:0:2}" >"$dir/.tick-config"
+	fi
+	rm -f "$dir/tick-args.config.new"
+	nice -n 19 "${kmake[@]}" -j"${TICK_JOBS:-2}" bzImage || lx_die "the build failed ($kind, $dir)"
+	cp "$dir/arch/x86/boot/bzImage" "$TK/bzImage-$kind"
+	echo "linux-tick: $TK/bzImage-$kind ($(tk_git rev-parse --short HEAD))" >&2
+}
+
+initramfs() {
+	local stage=$TK/payload
+	rm -rf "$stage" && mkdir -p "$stage/sbin"
+	gcc -static -O2 -Wall -Wextra -Werror -o "$stage/sbin/tickprobe" "$TK_SERIES_DIR/tickprobe.c"
+	install -m 0755 "$TK_SERIES_DIR/run-checks.sh" "$stage/sbin/run-checks.sh"
+	bash "$DZ_ROOT/scripts/linux/initramfs.sh" x86_64 "$TK/initramfs.cpio" "$stage"
+}
+
+# boot KIND NAME [CMDLINE]: -icount, one CPU (as tests/linux); the probe
+# as init (rdinit=), then power off.
+boot() {
+	local kind=$1 name=$2 cmdline=${3:-}
+	LINUX_BOOT_TIMEOUT=${TICK_BOOT_TIMEOUT:-1200} lx_boot x86_64 "$TK/bzImage-$kind" \
+		"$TK/initramfs.cpio" "$TK/$name.log" \
+		"rdinit=/sbin/run-checks.sh ${TICKPROBE_N:+tickprobe_n=$TICKPROBE_N} $cmdline" icount
+}
+
+# table: one row per log, the probe's figures
+table() {
+	local log
+	printf '%-14s %9s %9s %7s %7s %9s %8s %-26s %-26s %-26s %-26s\n' boot "LOC busy" "LOC idle" \
+		"jif/s" "stat" "timers/s" "LOC/s" "rcvtimeo50 idle p50/p99/e" "rcvtimeo50 busy p50/p99/e" \
+		"nanosleep50 busy p50/p99" "rcvtimeo3 busy p50/p99/e"
+	for log in "$TK"/stock.log "$TK"/tick-*.log; do
+		[ -f "$log" ] || continue
+		awk -v name="$(basename "$log" .log)" '
+		/^tickprobe: busy/ { for (i = 1; i <= NF; i++) { if ($i == "LOC") lb = $(i + 1); if ($i == "jiffies") jb = $(i + 1); if ($i == "(busy+idle") st = $(i + 1) } }
+		/^tickprobe: idle/ { for (i = 1; i <= NF; i++) if ($i == "LOC") li = $(i + 1) }
+		/^tickprobe: timers/ { for (i = 1; i <= NF; i++) { if ($i == "timeouts") tt = $(i + 1); if ($i == "LOC" ) tl = $(i + 1) } }
+		/^tickprobe: wait/ { for (i = 1; i <= NF; i++) { if ($i == "p50") p50 = $(i + 1); if ($i == "p99") p99 = $(i + 1); if ($i == "early") e = $(i + 1) }
+			w[$3 " " $4 " " $6] = p50 "/" p99 "/" e }
+		END { gsub(/[,\/s]+$/, "", lb); gsub(/[,\/s]+$/, "", li); gsub(/[,\/s]+$/, "", jb); gsub(/[,\/s]+$/, "", tt); gsub(/[,\/s]+$/, "", tl)
+			printf "%-14s %9s %9s %7s %7s %9s %8s %-26s %-26s %-26s %-26s\n", name, lb, li, jb, st, tt, tl,
+				w["rcvtimeo 50 idle"], w["rcvtimeo 50 busy"], w["nanosleep 50 busy"], w["rcvtimeo 3 busy"] }' "$log"
+	done
+}
+
+probe() {
+	local r
+	tree
+	initramfs
+	build stock
+	boot stock stock || true
+	build tick
+	boot tick tick-none || true
+	for r in 100 250 300 1000; do
+		boot tick "tick-$r" "tick_hz=$r" || true
+	done
+	table | tee "$TK/tick-table.txt"
+}
+
+case ${1:-} in
+tree) tree ;;
+build) tree && build "${2:?stock or tick}" ;;
+initramfs) initramfs ;;
+boot) boot "${2:?stock or tick}" "${3:?a name}" "${4:-}" ;;
+probe) probe ;;
+table) table ;;
+*) sed -n '2,/^set -e/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 1 ;;
+esac
