@@ -15,6 +15,10 @@
 # setting's replay with the sched events (a measure of the rule, used to
 # set the model's bound on the training traces only).
 #
+# A trace recorded both ways at once (record-real.sh -b) has a sibling
+# NAME.n.txt.xz, what record.sh -n recorded over the same seconds: it is
+# read too, as the way "n" (observed from its own lines).
+#
 #	real.sh [HZADVISE] TRACE...
 cd "$(dirname "$0")/../.." || exit 1
 bin=build/tools/hzadvise
@@ -38,20 +42,27 @@ observed() { # file: wakeups/s from the raw lines
 }
 
 for f in "$@"; do
+	[[ $f == *.n.txt.xz ]] && continue
 	name=$(basename "$f" .txt.xz)
+	ways="full strip"
 	xz -dc "$f" >"$tmp/full.txt"
 	grep -vE ' (sched_switch|cpu_idle): ' "$tmp/full.txt" >"$tmp/strip.txt"
 	"$bin" -q "$tmp/full.txt" >"$tmp/full.out" 2>/dev/null
 	"$bin" -q "$tmp/strip.txt" >"$tmp/strip.out" 2>/dev/null
-	for way in full strip; do
+	if [ -e "${f%.txt.xz}.n.txt.xz" ]; then
+		ways="full strip n"
+		xz -dc "${f%.txt.xz}.n.txt.xz" >"$tmp/n.txt"
+		"$bin" -q "$tmp/n.txt" >"$tmp/n.out" 2>/dev/null
+	fi
+	for way in $ways; do
 		obs=$(observed "$tmp/$way.txt")
 		chk=$(grep '^check:' "$tmp/$way.out")
 		rep=$(field replayed_per_s "$chk")
 		off=$(awk -v r="$rep" -v o="$obs" 'BEGIN { printf "%+.1f", 100 * (r - o) / o }')
 		dev=-
-		if [ $way = strip ]; then
+		if [ $way != full ]; then
 			dev=$(join <(grep '^setting:' "$tmp/full.out" | awk '{ print $2 "/" $3, $4 }' | sort) \
-				<(grep '^setting:' "$tmp/strip.out" | awk '{ print $2 "/" $3, $4 }' | sort) |
+				<(grep '^setting:' "$tmp/$way.out" | awk '{ print $2 "/" $3, $4 }' | sort) |
 				awk '{ a = $2; sub(/.*=/, "", a); b = $3; sub(/.*=/, "", b)
 					d = 100 * (b - a) / a; if (d < 0) d = -d; if (d > m) m = d }
 					END { printf "%.1f", m }')

@@ -1,23 +1,45 @@
 #!/bin/bash
-# How the real traces of tests/data/traces/real/ were recorded (issue 43):
-# programs nobody here wrote, from Debian's packages, each under a client,
-# on this project's development VM, with tools/hzadvise/record.sh's
-# default events (sched_switch, cpu_idle, the wakeups and the stacks of
-# tasks' schedule_timeout sleeps). The same recording without its
-# sched_switch and cpu_idle lines is what `record.sh -n` (or trace-cmd
-# record -e timer) gives: tests/hzadvise/real.sh strips them, so each
-# trace is read both ways from one recording.
+# How the real traces of tests/data/traces/real/ and tests/hzadvise/traces/
+# were recorded (issue 43): programs nobody here wrote, from Debian's
+# packages, each under a client, on this project's development VM, with
+# tools/hzadvise/record.sh's default events (sched_switch, cpu_idle, the
+# wakeups and the stacks of tasks' schedule_timeout sleeps).
 #
-#	record-real.sh NAME [SECONDS] [OUTDIR]
+#	record-real.sh [-b] [-w SECONDS] [-t PCT] NAME [SECONDS] [OUTDIR]
 #
 # NAME: memcached, lighttpd, daemons, build (the training set), mosquitto,
-# redis, desktop (held out), loops, asyncio (the issue's own two cases).
+# redis, desktop (held out), loops, asyncio (the issue's own two cases);
+# for the idle machine (tests/hzadvise/traces/): loops, asyncio (training),
+# node, idled, mosquitto-idle, memcached-idle (held out).
 # Needs root, tracefs and the packages named below (apt-get install
 # memcached lighttpd mosquitto mosquitto-clients chrony rsyslog cron
-# redis-server chromium curl python3). Writes OUTDIR/NAME.txt.xz.
+# redis-server chromium curl python3 nodejs). Writes OUTDIR/NAME.txt.xz.
+#
+#	-b	both ways at once: a second record.sh -n runs beside the first,
+#		each in a tracefs instance of its own, over the same seconds,
+#		into OUTDIR/NAME.n.txt.xz; the first trace with its
+#		sched_switch and cpu_idle lines stripped must hold the same
+#		events as the second (tests/hzadvise/strip-vs-n.sh): the
+#		line "strip-vs-n:" says how many differ
+#	-w S	first wait up to S seconds for an idle machine (the CPUs
+#		PCT % idle over 2 s, -t, default 80), so that the tick stops
+#		as on the issue's; the trailer line says how idle it was
+#		while recording
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-name=${1:?usage: record-real.sh NAME [SECONDS] [OUTDIR]}
+both=0
+wait_idle=0
+idle_want=80
+while getopts "bw:t:" opt; do
+	case $opt in
+	b) both=1 ;;
+	w) wait_idle=$OPTARG ;;
+	t) idle_want=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+name=${1:?usage: record-real.sh [-b] [-w SECONDS] [-t PCT] NAME [SECONDS] [OUTDIR]}
 secs=${2:-6}
 dir=${3:-tests/data/traces/real}
 work=$(mktemp -d /tmp/hzreal.XXXXXX)
@@ -41,6 +63,23 @@ stop() {
 	rm -rf "$work"
 }
 trap stop EXIT
+
+# idle_pct S: the share of the CPUs' time idle over the next S seconds.
+idle_pct() {
+	local a b
+	a=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+	sleep "$1"
+	b=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+	awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ")
+		printf "%d\n", 100 * (y[1] - x[1]) / (y[2] - x[2] + 1e-9) }'
+}
+if [ "$wait_idle" -gt 0 ]; then
+	end=$((SECONDS + wait_idle))
+	until [ "$(idle_pct 2)" -ge "$idle_want" ]; do
+		[ $SECONDS -lt $end ] || { echo "record-real.sh: the machine was not idle within $wait_idle s" >&2; exit 3; }
+	done
+fi
+t0=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
 
 case $name in
 memcached)
@@ -130,14 +169,69 @@ async def main():
     await asyncio.gather(*(task(p) for p in ps))
 asyncio.run(main())'
 	;;
+node)
+	# A libuv loop (node): 12 timers of 10 ms to 2 s, each set again as it fires.
+	bg node -e '
+let seed = 7;
+const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const ps = [10, 25, 50, 100, 250, 500, 1000, 2000];
+for (let i = 0; i < 4; i++) ps.push(Math.floor(10 + rnd() * 990));
+for (const p of ps) { const f = () => setTimeout(f, p); f(); }'
+	;;
+idled)
+	# The daemons of an idle server: chronyd, rsyslogd (a logger line
+	# every second through its socket), cron, and sshd-like polling by
+	# a bash read -t 2 loop.
+	printf 'local stratum 10\nallow 127.0.0.1\ndriftfile %s/drift\ncmdport 0\n' "$work" >"$work/chrony.conf"
+	bg chronyd -d -x -f "$work/chrony.conf"
+	printf 'module(load="imuxsock" SysSock.Name="%s/log")\n*.* %s/messages\n' "$work" "$work" >"$work/rsyslog.conf"
+	bg rsyslogd -n -f "$work/rsyslog.conf" -i "$work/rsyslog.pid"
+	bg cron -f
+	sleep 0.5
+	bg bash -c "while :; do logger -u $work/log hzreal tick; sleep 1; done"
+	;;
+mosquitto-idle)
+	# mosquitto, a subscriber (keep-alive 5 s), a publisher fed a line every 0.5 s.
+	bg mosquitto -p 11884
+	sleep 0.5
+	bg mosquitto_sub -p 11884 -t b -k 5
+	bg bash -c 'while :; do echo y; sleep 0.5; done | mosquitto_pub -p 11884 -t b -l'
+	;;
+memcached-idle)
+	# memcached (its own 1 s clock), a client with a get every 200 ms.
+	bg memcached -u root -l 127.0.0.1 -p 11312 -U 0 -t 2
+	sleep 0.5
+	bg bash -c 'exec 3<>/dev/tcp/127.0.0.1/11312
+		while :; do printf "set k 0 0 1\r\nx\r\nget k\r\n" >&3
+			read -r _ <&3; read -r _ <&3; read -r _ <&3; read -r _ <&3; sleep 0.2; done'
+	;;
 *)
 	echo "record-real.sh: $name: no such workload" >&2
 	exit 2
 	;;
 esac
 sleep 1
-bash tools/hzadvise/record.sh -d "$secs" -o "$work/$name.txt" || exit 1
-# What was running besides: the load, for the table.
-echo "# load: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$work/$name.txt"
+if [ $both -eq 1 ]; then
+	# Two recordings of the same seconds, each in its own tracefs instance.
+	bash tools/hzadvise/record.sh -i "hzreal-$$-n" -n -d "$secs" -o "$work/$name.n.txt" &
+	nrec=$!
+	bash tools/hzadvise/record.sh -i "hzreal-$$" -d "$secs" -o "$work/$name.txt" || exit 1
+	wait $nrec || exit 1
+else
+	bash tools/hzadvise/record.sh -d "$secs" -o "$work/$name.txt" || exit 1
+fi
+# What was running besides: the load and how idle the CPUs were, for the table.
+t1=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+idle=$(awk -v a="$t0" -v b="$t1" 'BEGIN { split(a, x, " "); split(b, y, " ")
+	printf "%d", 100 * (y[1] - x[1]) / (y[2] - x[2] + 1e-9) }')
+for f in "$work/$name.txt" $([ $both -eq 1 ] && echo "$work/$name.n.txt"); do
+	echo "# load: $(cut -d' ' -f1-3 /proc/loadavg) idle_pct=$idle" >>"$f"
+done
+if [ $both -eq 1 ]; then
+	# The stripped trace against the -n one (tests/hzadvise/strip-vs-n.sh).
+	read -r ns nn os on < <(bash tests/hzadvise/strip-vs-n.sh "$work/$name.txt" "$work/$name.n.txt")
+	echo "strip-vs-n: $name: $ns events stripped, $nn with -n, $os only stripped, $on only -n"
+	xz -9e -c "$work/$name.n.txt" >"$dir/$name.n.txt.xz"
+fi
 xz -9e -c "$work/$name.txt" >"$dir/$name.txt.xz"
-echo "record-real.sh: $dir/$name.txt.xz: $(($(wc -l <"$work/$name.txt") - 2)) lines, $(wc -c <"$dir/$name.txt.xz") bytes"
+echo "record-real.sh: $dir/$name.txt.xz: $(($(wc -l <"$work/$name.txt") - 2)) lines, $(wc -c <"$dir/$name.txt.xz") bytes, idle $idle %"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # hzadvise record: a timer trace of this Linux machine, for the HZ advisor.
 #
-#	record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-n] [-b KB] [-s N]
+#	record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-n] [-b KB] [-s N] [-i NAME]
 #
 # Enables the timer events the advisor reads (timer_start, timer_cancel,
 # timer_expire_entry, hrtimer_start, hrtimer_cancel, hrtimer_expire_entry,
@@ -28,6 +28,10 @@
 #		filter on a function (Linux 6.2 on): the advisor names what a
 #		thread waits in (recvfrom with SO_RCVTIMEO, read with tty
 #		VTIME...) from them
+#	-i NAME	record in a tracefs instance of that name, made for the
+#		recording and removed after it (it must not exist): two
+#		recordings can then run at once, e.g. one with -n and one
+#		without, of the same seconds of the same machine
 #
 # The first line of FILE is a comment with what the advisor cannot see in
 # the events: the kernel, its CONFIG_HZ and tick mode when the kernel says,
@@ -35,7 +39,7 @@
 set -u
 
 usage() {
-	echo "usage: record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-n] [-b KB] [-s N]" >&2
+	echo "usage: record.sh [-d SECONDS] [-p PID]... [-o FILE] [-a] [-n] [-b KB] [-s N] [-i NAME]" >&2
 	exit 2
 }
 
@@ -45,8 +49,9 @@ anon=0
 sched=1
 bufkb=4096
 stacks=200
+inst=
 pids=()
-while getopts "d:p:o:anb:s:h" opt; do
+while getopts "d:p:o:anb:s:i:h" opt; do
 	case $opt in
 	d) secs=$OPTARG ;;
 	p) pids+=("$OPTARG") ;;
@@ -55,6 +60,7 @@ while getopts "d:p:o:anb:s:h" opt; do
 	n) sched=0 ;;
 	b) bufkb=$OPTARG ;;
 	s) stacks=$OPTARG ;;
+	i) inst=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -63,6 +69,8 @@ shift $((OPTIND - 1))
 [[ $secs =~ ^[0-9]+$ ]] || { echo "record.sh: -d $secs: not a number of seconds" >&2; exit 2; }
 [[ $bufkb =~ ^[1-9][0-9]*$ ]] || { echo "record.sh: -b $bufkb: not a size in KB" >&2; exit 2; }
 [[ $stacks =~ ^[0-9]+$ ]] || { echo "record.sh: -s $stacks: not a number of stacks" >&2; exit 2; }
+[ -z "$inst" ] || [[ $inst =~ ^[A-Za-z0-9_.-]{1,64}$ && $inst != .* ]] ||
+	{ echo "record.sh: -i $inst: not an instance name (letters, digits, _ . -)" >&2; exit 2; }
 for p in "${pids[@]}"; do
 	[[ $p =~ ^[0-9]+$ ]] || { echo "record.sh: -p $p: not a process id" >&2; exit 2; }
 	[ -d "/proc/$p" ] || { echo "record.sh: -p $p: no such process" >&2; exit 2; }
@@ -83,6 +91,23 @@ fi
 if [ ! -w "$T/tracing_on" ]; then
 	echo "record.sh: $T is not writable (run as root)" >&2
 	exit 1
+fi
+# An instance of our own: its buffer, events and trigger are its own, and
+# removing it at the end puts back all of them.
+made=
+if [ -n "$inst" ]; then
+	if [ -e "$T/instances/$inst" ]; then
+		echo "record.sh: -i $inst: the instance exists already (another recording's?)" >&2
+		exit 1
+	fi
+	if ! mkdir "$T/instances/$inst" 2>/dev/null; then
+		echo "record.sh: -i $inst: cannot make a tracefs instance here" >&2
+		exit 1
+	fi
+	made=$T/instances/$inst
+	T=$made
+	# Until restore() takes over (a missing event ends the script first).
+	trap 'rmdir "$made" 2>/dev/null' EXIT
 fi
 
 events=(timer/timer_start timer/timer_cancel timer/timer_expire_entry timer/hrtimer_start
@@ -144,6 +169,7 @@ restore() {
 	[[ $f =~ expanded:\ ([0-9]+) ]] && f=${BASH_REMATCH[1]}
 	echo "${f%% *}" >"$T/buffer_size_kb" 2>/dev/null
 	echo "${saved[tracing_on]}" >"$T/tracing_on"
+	[ -n "$made" ] && rmdir "$made" 2>/dev/null
 }
 trap restore EXIT
 trap 'exit 130' INT
