@@ -659,17 +659,39 @@ for c in "bursts:with sched events" "bursts-n:without, by the rule" "bursts-nx:w
 	esac
 	report "hzadvise: synthetic bursts, $c: replay $off % off the $want wakeups/s written, or flagged" "${p[@]}"
 done
+# A sched_switch missing from the trace (on the project's VM, some of the
+# switches away from one process's threads are): the task column of the
+# events after it says the idle task runs. synth bursts with every other
+# switch into the idle task deleted must replay as the whole trace does
+# (within 1 %: the same busy and idle); before the task column was read,
+# 47 % more wakeups, the CPU busy to the replay until the next burst.
+awk '/ sched_switch: prev_comm=task prev_pid=300 .*next_pid=0 / { if (++n % 2) next } { print }' \
+	"$out/bursts.txt" >"$out/bursts-lost.txt"
+a=$(field replayed_per_s "$(grep '^check:' "$out/bursts.out")")
+b=$(field replayed_per_s "$("$bin" -q "$out/bursts-lost.txt" | grep '^check:')")
+lost=$(($(grep -c ' sched_switch: ' "$out/bursts.txt") - $(grep -c ' sched_switch: ' "$out/bursts-lost.txt")))
+[ "$lost" -gt 1000 ] && [ -n "$a" ] && within "$b" "$a" 1 &&
+	report "hzadvise: $lost switches into idle missing: replay $b as the whole trace's $a wakeups/s" ||
+	report "hzadvise: $lost switches into idle missing: replay $b as the whole trace's $a wakeups/s" "want within 1 %"
 # The recorded setting not replayed: nothing to check the rule against: flagged.
 "$bin" -q --hz 100,1000 "$out/bursts-n.txt" | grep '^check:' >"$out/bursts-nohz.out"
 [ "$(field rerecord "$(cat "$out/bursts-nohz.out")")" = yes ] &&
 	report "hzadvise: without sched events and without the recorded HZ replayed: flagged" ||
 	report "hzadvise: without sched events and without the recorded HZ replayed: flagged" "$(cat "$out/bursts-nohz.out")"
 # The real traces, both ways (tests/hzadvise/real.sh: awk's count of the
-# raw lines against the replay at the recorded setting).
-bash tests/hzadvise/real.sh tests/data/traces/real/*.txt.xz >"$out/real.txt" 2>&1
+# raw lines against the replay at the recorded setting); those recorded
+# both ways at once (tests/hzadvise/traces/) three ways. With their sched
+# events within 3 % (the asyncio trace was 6.4 % high before the task
+# column told of the switches missing from it).
+shopt -s nullglob
+traces=(tests/data/traces/real/*.txt.xz tests/hzadvise/traces/*.txt.xz)
+shopt -u nullglob
+bash tests/hzadvise/real.sh "${traces[@]}" >"$out/real.txt" 2>&1
 while read -r name way obs rep off bound rerec cmd dev; do
 	p=()
 	[ -n "$rep" ] && ok15 "$off" "$bound" "$rerec" || p+=("replay $rep/s against $obs/s observed ($off %), bound $bound %, rerecord=$rerec")
+	[ "$way" != full ] || awk -v o="$off" 'BEGIN { exit !(o <= 3 && o >= -3) }' ||
+		p+=("with sched events, $off % off (want within 3 %)")
 	report "hzadvise: real $name ($way): replay $off % off the observed $obs wakeups/s, or flagged" "${p[@]}"
 done <"$out/real.txt"
 [ "$(wc -l <"$out/real.txt")" -ge 14 ] || record fail "hzadvise: real traces: $(wc -l <"$out/real.txt") rows, want 2 per trace"

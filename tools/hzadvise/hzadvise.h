@@ -200,8 +200,9 @@ struct source {
 	u64 back, back_cpu_n; /* events whose timestamp went back on their CPU (dropped); CPUs */
 	unsigned int back_first_cpu;
 	char back_first[160];
-	u64 jumps;	/* events whose timestamp leapt over a minute ahead (dropped) */
-	bool has_sched; /* sched_switch or cpu_idle: busy and idle are the trace's own */
+	u64 jumps;	   /* events whose timestamp leapt over a minute ahead (dropped) */
+	bool has_sched;	   /* sched_switch or cpu_idle: busy and idle are the trace's own */
+	u64 sched_missing; /* events whose task column says a sched_switch is missing */
 	u64 first_ts, last_ts;
 	unsigned int ncpu;
 	u64 *cpu_wakeups; /* observed, per CPU */

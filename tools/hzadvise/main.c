@@ -452,10 +452,11 @@ int main(int argc, char **argv)
 	if (o.verbose)
 		fprintf(stderr,
 			"hzadvise: read %llu lines in %.2f s; bucket_expiry= matched %llu of "
-			"%llu; %zu timers pending before the trace\n",
+			"%llu; %zu timers pending before the trace; %llu sched_switch missing "
+			"(the task column)\n",
 			(unsigned long long)s.lines, now_s() - t0,
 			(unsigned long long)s.bucket_matched, (unsigned long long)s.bucket_checked,
-			s.npre);
+			s.npre, (unsigned long long)s.sched_missing);
 	n = settings(&o, &s, hz, nohz, &recorded);
 	nall = n;
 	if (o.nretune) {
