@@ -651,7 +651,11 @@ for c in "bursts:with sched events" "bursts-n:without, by the rule" "bursts-nx:w
 	p=()
 	ok15 "$off" "$(field bound_pct "$chk")" "$(field rerecord "$chk")" || p+=("$chk; $want ticks/s written")
 	case $f in
-	bursts-n) awk -v o="$off" 'BEGIN { exit !(o <= 15 && o >= -15) }' || p+=("the rule is $off % off") ;;
+	# Busy and idle known, the replay gives the ticks written (it gave
+	# 13 % more while bursts began and ended on jiffy boundaries, a tie
+	# of nanoseconds the trace cannot settle); by the rule, within 5 %.
+	bursts) awk -v o="$off" 'BEGIN { exit !(o <= 2 && o >= -2) }' || p+=("with sched events, $off % off") ;;
+	bursts-n) awk -v o="$off" 'BEGIN { exit !(o <= 5 && o >= -5) }' || p+=("the rule is $off % off") ;;
 	bursts-nx)
 		[ "$(field rerecord "$chk")" = yes ] || p+=("not flagged: $chk")
 		grep -q '^recommend: .*re-record with tools/hzadvise/record.sh' "$out/$f.out" || p+=("the advice does not say to re-record")
@@ -673,11 +677,16 @@ lost=$(($(grep -c ' sched_switch: ' "$out/bursts.txt") - $(grep -c ' sched_switc
 [ "$lost" -gt 1000 ] && [ -n "$a" ] && within "$b" "$a" 1 &&
 	report "hzadvise: $lost switches into idle missing: replay $b as the whole trace's $a wakeups/s" ||
 	report "hzadvise: $lost switches into idle missing: replay $b as the whole trace's $a wakeups/s" "want within 1 %"
-# The recorded setting not replayed: nothing to check the rule against: flagged.
-"$bin" -q --hz 100,1000 "$out/bursts-n.txt" | grep '^check:' >"$out/bursts-nohz.out"
-[ "$(field rerecord "$(cat "$out/bursts-nohz.out")")" = yes ] &&
-	report "hzadvise: without sched events and without the recorded HZ replayed: flagged" ||
-	report "hzadvise: without sched events and without the recorded HZ replayed: flagged" "$(cat "$out/bursts-nohz.out")"
+# --hz without the recorded HZ: the recorded setting is replayed all the
+# same, so the replay is always checked (this test used to expect the
+# re-record flag for a setting "not replayed", and passed only while the
+# rule was more than 5 % off on synth bursts).
+"$bin" -q --hz 100,250 "$out/bursts-n.txt" >"$out/bursts-nohz.out"
+chk=$(grep '^check:' "$out/bursts-nohz.out")
+grep -q '^setting: hz=1000 mode=nohz ' "$out/bursts-nohz.out" &&
+	within "$(field replayed_per_s "$chk")" "$want" 5 && [ "$(field rerecord "$chk")" = no ] &&
+	report "hzadvise: --hz without the recorded HZ: the recorded setting replayed and checked" ||
+	report "hzadvise: --hz without the recorded HZ: the recorded setting replayed and checked" "$chk"
 # The real traces, both ways (tests/hzadvise/real.sh: awk's count of the
 # raw lines against the replay at the recorded setting); those recorded
 # both ways at once (tests/hzadvise/traces/) three ways. With their sched

@@ -291,7 +291,7 @@ static void name_hurt(const struct options *o, const struct source *s, const str
 const char *advice_rerecord_why(const struct advice *a)
 {
 	return a->checked ? "and the replay does not give the recorded wakeups"
-			  : "and the recorded setting was not replayed to check them";
+			  : "and the trace has no timer interrupt to check them against";
 }
 
 double model_bound(bool sched, double off_pct)
@@ -314,7 +314,7 @@ static void model_check(const struct source *s, const struct result *res, int re
 	a->observed = s->wakeups / span;
 	a->replayed = recorded >= 0 ? res[recorded].wakeups / span : 0;
 	a->off_pct = a->checked ? 100 * (a->replayed - a->observed) / a->observed : 0;
-	/* Not checked (the recorded HZ not replayed): the bound is the rule's at its worst seen. */
+	/* Not checked (no timer interrupt in the trace): the bound is the rule's at its worst seen. */
 	a->bound_pct = a->checked ? model_bound(s->has_sched, a->off_pct)
 				  : model_bound(s->has_sched, s->has_sched ? 0 : 33);
 	if (!s->has_sched && (!a->checked || fabs(a->off_pct) > MODEL_REC_PCT))
