@@ -704,6 +704,21 @@ while read -r name way obs rep off bound rerec cmd dev; do
 	report "hzadvise: real $name ($way): replay $off % off the observed $obs wakeups/s, or flagged" "${p[@]}"
 done <"$out/real.txt"
 [ "$(wc -l <"$out/real.txt")" -ge 14 ] || record fail "hzadvise: real traces: $(wc -l <"$out/real.txt") rows, want 2 per trace"
+# A trace recorded both ways at once: the stripped one and record.sh -n's
+# replay alike (within 2 %; their seconds differ by the readers' start and
+# stop), and so does each one's own awk count.
+awk '$2 == "strip" { s[$1] = $4; so[$1] = $3 } $2 == "n" { n[$1] = $4; no[$1] = $3 }
+	END { for (t in n) print t, s[t], n[t], so[t], no[t] }' "$out/real.txt" | sort >"$out/real-n.txt"
+while read -r name s n so no; do
+	f=$(ls tests/hzadvise/traces/"$name".txt.xz)
+	read -r ns nn os on < <(bash tests/hzadvise/strip-vs-n.sh "$f" "${f%.txt.xz}.n.txt.xz")
+	p=()
+	within "$s" "$n" 2 && within "$so" "$no" 2 || p+=("replayed $s and $n, observed $so and $no")
+	awk -v a="$ns" -v b="$nn" -v x="$os" -v y="$on" 'BEGIN { exit !(a > 100 && b > 100 &&
+		x <= 0.001 * a + 2 && y <= 0.001 * b + 2) }' || p+=("events: $ns and $nn, $os and $on apart")
+	report "hzadvise: real $name: stripped is record.sh -n's ($os and $on of $ns events apart), replays $s and $n/s" "${p[@]}"
+done <"$out/real-n.txt"
+[ -s "$out/real-n.txt" ] || record fail "hzadvise: no trace recorded both ways at once in tests/hzadvise/traces"
 
 # Stripping a trace's sched events is what record.sh -n records (issue 43,
 # item 1: the "without" traces are made so). Where this machine can record
