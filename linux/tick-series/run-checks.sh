@@ -24,10 +24,23 @@ if [ -w $t/set_event ]; then
 		sort | uniq -c | sort -rn | head -8
 	echo >$t/set_event
 fi
+# ticktrace on the command line: a trace of the timers phase, for a look
+# at the idle CPU's tick (stops, the device programmed, wakeups).
+if [ -n "${ticktrace+set}" ] || grep -q ticktrace /proc/cmdline; then
+	echo "== ticktrace: the timers phase"
+	echo 'timer:tick_stop timer:hrtimer_start timer:hrtimer_expire_entry timer:timer_start timer:timer_expire_entry irq_vectors:local_timer_entry power:cpu_idle' >$t/set_event
+	echo 4096 >$t/buffer_size_kb
+	echo >$t/trace
+	echo 1 >$t/tracing_on
+	/sbin/tickprobe timers
+	echo 0 >$t/tracing_on
+	grep -v '^#' $t/trace | sed -n '2000,2150p'
+	echo >$t/set_event
+fi
 echo "== tickprobe"
 /sbin/tickprobe "${tickprobe_n:-100}"
 grep -E "LOC|timer" /proc/interrupts
 echo "== dmesg warnings"
-dmesg | grep -E -i -A5 "WARNING|BUG|Oops|call trace|panic" | head -40
+dmesg | grep -E -A5 "WARNING:|BUG:|Oops|Call Trace|Kernel panic" | head -40
 echo "== probe done"
 poweroff -f

@@ -17,7 +17,8 @@
  *          timer interrupts (LOC) a second, i.e. the CPU's wakeups; fewer
  *          interrupts than timeouts is the wheel coalescing them
  *
- * "tickprobe spin MS" only spins MS ms (for a trace of a busy CPU).
+ * "tickprobe spin MS" only spins MS ms (for a trace of a busy CPU);
+ * "tickprobe timers" runs the timers phase alone.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -268,6 +269,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 2 && !strcmp(argv[1], "spin")) {
 		spin_ns(atoll(argv[2]) * 1000000LL);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "timers")) {
+		timers();
 		return 0;
 	}
 	busy_idle();
