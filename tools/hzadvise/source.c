@@ -1154,11 +1154,13 @@ static void on_event(struct pass *p, const struct hz_event *e)
 		 * The task column says who ran when the event was logged: the
 		 * idle task while the last sched_switch put a task on the CPU
 		 * (or the other way round) means a switch is missing from the
-		 * trace. On the project's VM some switches away from the
-		 * threads of one process (its init's) are, 18 into the idle
-		 * task in the 6 s of the asyncio trace: the CPU was busy to the
-		 * replay, its tick running, while it idled with its tick
-		 * stopped (+6.4 % wakeups at the recorded setting; +0.6 % now).
+		 * trace. On the project's VM every event the threads of its
+		 * init (PID 1) log in their own context is missing, and so every
+		 * switch away from them (0 of 57 in the asyncio trace; 18 into
+		 * the idle task), while the interrupts that hit them are
+		 * logged: the CPU was busy to the replay, its tick running,
+		 * while it idled with its tick stopped (+6.4 % wakeups at the
+		 * recorded setting; +0.6 % now).
 		 */
 		k->cur = e->pid;
 		p->s->sched_missing++;
