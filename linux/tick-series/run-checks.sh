@@ -28,13 +28,20 @@ fi
 # at the idle CPU's tick (stops, the device programmed, wakeups).
 if [ -n "${ticktrace+set}" ] || grep -q ticktrace /proc/cmdline; then
 	echo "== ticktrace: the timers phase"
-	echo 'timer:tick_stop timer:hrtimer_start timer:hrtimer_expire_entry timer:timer_start timer:timer_expire_entry irq_vectors:local_timer_entry power:cpu_idle' >$t/set_event
+	echo 'timer:tick_stop timer:timer_base_idle timer:hrtimer_start timer:hrtimer_expire_entry timer:timer_start timer:timer_expire_entry irq_vectors:local_timer_entry power:cpu_idle' >$t/set_event
 	echo 4096 >$t/buffer_size_kb
 	echo >$t/trace
 	echo 1 >$t/tracing_on
 	/sbin/tickprobe timers
 	echo 0 >$t/tracing_on
 	grep -v '^#' $t/trace | sed -n '2000,2150p'
+	echo "== ticktrace: rcvtimeo 3 ms idle, the 40 events before each wait of 5 ms or more"
+	echo >$t/trace
+	echo 1 >$t/tracing_on
+	/sbin/tickprobe wait rcvtimeo 3 0 100
+	echo 0 >$t/tracing_on
+	grep -v '^#' $t/trace | awk '{ l[NR % 40] = $0 } / tickprobe waited / && $NF >= 5000000 && k++ < 3 {
+		for (i = NR + 1; i <= NR + 40; i++) print l[i % 40]; print "--" }'
 	echo >$t/set_event
 fi
 echo "== tickprobe"

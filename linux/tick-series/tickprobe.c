@@ -18,10 +18,12 @@
  *          interrupts than timeouts is the wheel coalescing them
  *
  * "tickprobe spin MS" only spins MS ms (for a trace of a busy CPU);
- * "tickprobe timers" runs the timers phase alone.
+ * "tickprobe timers" runs the timers phase alone; "tickprobe wait KIND MS
+ * BUSY N" one waits phase, each wait marked in the trace (trace_marker).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -167,6 +169,21 @@ static long long wait_once(const char *kind, int ms, int fd)
 	return now_ns(CLOCK_MONOTONIC) - t0;
 }
 
+/* With a trace on (ticktrace): marks in it around each wait */
+static int mark_fd = -1;
+
+static void mark(const char *what, long long ns)
+{
+	char buf[64];
+	int len;
+
+	if (mark_fd < 0)
+		return;
+	len = snprintf(buf, sizeof(buf), "tickprobe %s %lld\n", what, ns);
+	if (write(mark_fd, buf, len) != len)
+		mark_fd = -1;
+}
+
 static void waits(const char *kind, int ms, int n, int busy)
 {
 	long long *d = calloc(n, sizeof(*d));
@@ -190,7 +207,9 @@ static void waits(const char *kind, int ms, int n, int busy)
 	for (i = 0; i < n; i++) {
 		/* A random phase against the tick: up to 10 ms of running */
 		spin_ns(rand() % 10000000);
+		mark("wait", ms);
 		d[i] = wait_once(kind, ms, sv[0]);
+		mark("waited", d[i]);
 		if (d[i] < ms * 1000000LL)
 			early++;
 	}
@@ -273,6 +292,12 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "timers")) {
 		timers();
+		return 0;
+	}
+	/* tickprobe wait KIND MS BUSY N: one waits phase, marked in a trace */
+	if (argc > 5 && !strcmp(argv[1], "wait")) {
+		mark_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+		waits(argv[2], atoi(argv[3]), atoi(argv[5]), atoi(argv[4]));
 		return 0;
 	}
 	busy_idle();

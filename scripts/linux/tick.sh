@@ -5,7 +5,8 @@
 # build/linux-tick/ (never build/linux/, which is make linux's).
 #
 #   scripts/linux/tick.sh tree            the source tree (below)
-#   scripts/linux/tick.sh build KIND      KIND stock or tick: configure, build,
+#   scripts/linux/tick.sh build KIND      KIND stock, tick or stock-hzR (stock
+#                                         at CONFIG_HZ=R): configure, build,
 #                                         build/linux-tick/bzImage-KIND
 #   scripts/linux/tick.sh initramfs       BusyBox, tickprobe, run-checks.sh
 #   scripts/linux/tick.sh boot KIND NAME [CMDLINE]
@@ -82,21 +83,30 @@ tree() {
 	echo "$key" >"$TK/src-tick.key"
 }
 
+# build KIND: stock, tick, or stock-hzR (R 100, 250, 300: stock at
+# CONFIG_HZ=R, for the comparison, in build/linux-tick/stock-hzR/: a
+# sibling of stock/, so ccache's relative paths match and only what
+# depends on HZ is compiled again).
 build() {
-	local kind=$1 ref dir=$TK_OBJ
+	local kind=$1 ref dir=$TK_OBJ hz=1000 c
 	case $kind in
 	stock) ref=pristine ;;
 	tick) ref=${TICK_REF:-tick} ;;
-	*) lx_die "unknown kind '$kind' (stock or tick)" ;;
+	stock-hz100 | stock-hz250 | stock-hz300) ref=pristine dir=$TK/$kind hz=${kind#stock-hz} ;;
+	*) lx_die "unknown kind '$kind' (stock, tick, stock-hz100, stock-hz250, stock-hz300)" ;;
 	esac
 	tk_git checkout -q --detach "$ref" || lx_die "cannot check out $ref in $TK_SRC"
 	mkdir -p "$dir"
 	export CCACHE_DIR=$TK/ccache CCACHE_BASEDIR=$DZ_ROOT CCACHE_MAXSIZE=5G
 	export KBUILD_BUILD_USER=dynhz KBUILD_BUILD_HOST=dynhz
 	local kmake=(make -C "$TK_SRC" O="$dir" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc")
-	printf '%s\n' "# tick.sh: HZ 1000, jiffies in milliseconds" "CONFIG_HZ_1000=y" \
-		"# CONFIG_HZ_250 is not set" "# CONFIG_HZ_100 is not set" "# CONFIG_HZ_300 is not set" \
-		"CONFIG_HZ=1000" >"$dir/tick-args.config.new"
+	{
+		echo "# tick.sh: HZ $hz"
+		for c in 100 250 300 1000; do
+			[ $c = "$hz" ] && echo "CONFIG_HZ_$c=y" || echo "# CONFIG_HZ_$c is not set"
+		done
+		echo "CONFIG_HZ=$hz"
+	} >"$dir/tick-args.config.new"
 	local frags=("$LX_CONFIG/base.config" "$LX_CONFIG/x86_64.config" "$dir/tick-args.config")
 	if ! cmp -s "$dir/tick-args.config.new" "$dir/tick-args.config" || [ ! -f "$dir/.config" ] ||
 		[ "$(lx_hash "${frags[@]:0:2}")" != "$(cat "$dir/.tick-config" 2>/dev/null)" ]; then
@@ -107,7 +117,7 @@ build() {
 				(cd "$dir" && bash "$TK_SRC/scripts/kconfig/merge_config.sh" -m -O "$dir" "$dir/.config" "${frags[@]}") &&
 				"${kmake[@]}" olddefconfig
 		} >"$dir/config.log" 2>&1 || lx_die "configuration failed ($dir/config.log)"
-		grep -q '^CONFIG_HZ=1000$' "$dir/.config" || lx_die "CONFIG_HZ is not 1000 in $dir/.config"
+		grep -q "^CONFIG_HZ=$hz\$" "$dir/.config" || lx_die "CONFIG_HZ is not $hz in $dir/.config"
 		grep -q '^CONFIG_NO_HZ_IDLE=y$' "$dir/.config" || lx_die "no NO_HZ_IDLE in $dir/.config"
 		grep -q '^CONFIG_HIGH_RES_TIMERS=y$' "$dir/.config" || lx_die "no HIGH_RES_TIMERS in $dir/.config"
 		lx_hash "${frags[@]:0:2}" >"$dir/.tick-config"
@@ -173,7 +183,7 @@ case ${1:-} in
 tree) tree ;;
 build) tree && build "${2:?stock or tick}" ;;
 initramfs) initramfs ;;
-boot) boot "${2:?stock or tick}" "${3:?a name}" "${4:-}" ;;
+boot) boot "${2:?stock, tick or stock-hzR}" "${3:?a name}" "${4:-}" ;;
 probe) probe ;;
 table) table ;;
 *) sed -n '2,/^set -e/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 1 ;;
