@@ -145,23 +145,25 @@ boot() {
 		"rdinit=/sbin/run-checks.sh ${TICKPROBE_N:+tickprobe_n=$TICKPROBE_N} $cmdline" icount
 }
 
-# table: one row per log, the probe's figures
+# table: one row per log (markdown), the probe's figures. Lateness is
+# what a wait lasted beyond its timeout, in ms: min/p50/p99; "early" the
+# waits of all kinds that ended before their timeout.
 table() {
 	local log
-	printf '%-14s %9s %9s %7s %7s %9s %8s %-26s %-26s %-26s %-26s\n' boot "LOC busy" "LOC idle" \
-		"jif/s" "stat" "timers/s" "LOC/s" "rcvtimeo50 idle p50/p99/e" "rcvtimeo50 busy p50/p99/e" \
-		"nanosleep50 busy p50/p99" "rcvtimeo3 busy p50/p99/e"
-	for log in "$TK"/stock.log "$TK"/tick-*.log; do
+	echo "| boot | LOC/s busy | LOC/s idle | jiffies/s busy | /proc/stat busy s/s | 8 timers: timeouts/s | 8 timers: LOC/s | rcvtimeo 50 idle | rcvtimeo 50 busy | nanosleep 50 busy | rcvtimeo 3 idle | rcvtimeo 3 busy | early |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	for log in "$TK"/stock.log "$TK"/stock-hz*.log "$TK"/tick-none.log "$TK"/tick-[0-9]*.log; do
 		[ -f "$log" ] || continue
+		case $log in *-trace.log) continue ;; esac
 		awk -v name="$(basename "$log" .log)" '
-		/^tickprobe: busy/ { for (i = 1; i <= NF; i++) { if ($i == "LOC") lb = $(i + 1); if ($i == "jiffies") jb = $(i + 1); if ($i == "(busy+idle") st = $(i + 1) } }
-		/^tickprobe: idle/ { for (i = 1; i <= NF; i++) if ($i == "LOC") li = $(i + 1) }
-		/^tickprobe: timers/ { for (i = 1; i <= NF; i++) { if ($i == "timeouts") tt = $(i + 1); if ($i == "LOC" ) tl = $(i + 1) } }
-		/^tickprobe: wait/ { for (i = 1; i <= NF; i++) { if ($i == "p50") p50 = $(i + 1); if ($i == "p99") p99 = $(i + 1); if ($i == "early") e = $(i + 1) }
-			w[$3 " " $4 " " $6] = p50 "/" p99 "/" e }
-		END { gsub(/[,\/s]+$/, "", lb); gsub(/[,\/s]+$/, "", li); gsub(/[,\/s]+$/, "", jb); gsub(/[,\/s]+$/, "", tt); gsub(/[,\/s]+$/, "", tl)
-			printf "%-14s %9s %9s %7s %7s %9s %8s %-26s %-26s %-26s %-26s\n", name, lb, li, jb, st, tt, tl,
-				w["rcvtimeo 50 idle"], w["rcvtimeo 50 busy"], w["nanosleep 50 busy"], w["rcvtimeo 3 busy"] }' "$log"
+		function num(x) { gsub(/[^0-9.]/, "", x); return x }
+		/^tickprobe: busy/ { for (i = 1; i <= NF; i++) { if ($i == "LOC") lb = num($(i + 1)); if ($i == "jiffies") jb = num($(i + 1)); if ($i == "busy" && $(i + 2) == "s") sb = $(i + 1); if ($i == "elapsed") el = $(i + 1) } }
+		/^tickprobe: idle/ { for (i = 1; i <= NF; i++) if ($i == "LOC") li = num($(i + 1)) }
+		/^tickprobe: timers/ { for (i = 1; i <= NF; i++) { if ($i == "timeouts") tt = num($(i + 1)); if ($i == "LOC") tl = num($(i + 1)) } }
+		/^tickprobe: wait/ { t = $4; for (i = 1; i <= NF; i++) { if ($i == "min") mn = $(i + 1); if ($i == "p50") p50 = $(i + 1); if ($i == "p99") p99 = $(i + 1); if ($i == "early") e += num($(i + 1)) }
+			w[$3 " " $4 " " $6] = sprintf("%.3f/%.3f/%.3f", mn - t, p50 - t, p99 - t) }
+		END { printf "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s | %d |\n", name, lb, li, jb, sb / el, tt, tl,
+			w["rcvtimeo 50 idle"], w["rcvtimeo 50 busy"], w["nanosleep 50 busy"], w["rcvtimeo 3 idle"], w["rcvtimeo 3 busy"], e }' "$log"
 	done
 }
 
@@ -176,7 +178,7 @@ probe() {
 	for r in 100 250 300 1000; do
 		boot tick "tick-$r" "tick_hz=$r" || true
 	done
-	table | tee "$TK/tick-table.txt"
+	table | tee "$TK/tick-table.md"
 }
 
 case ${1:-} in
