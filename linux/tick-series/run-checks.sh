@@ -25,7 +25,9 @@ if [ -w $t/set_event ]; then
 	echo >$t/set_event
 fi
 # ticktrace on the command line: a trace of the timers phase, for a look
-# at the idle CPU's tick (stops, the device programmed, wakeups).
+# at the idle CPU's tick (stops, the device programmed, wakeups), and of
+# ticktrace_ms=MS (3) SO_RCVTIMEO waits on an idle CPU, around the late
+# ones.
 if [ -n "${ticktrace+set}" ] || grep -q ticktrace /proc/cmdline; then
 	echo "== ticktrace: the timers phase"
 	echo 'timer:tick_stop timer:timer_base_idle timer:hrtimer_start timer:hrtimer_expire_entry timer:timer_start timer:timer_expire_entry irq_vectors:local_timer_entry power:cpu_idle' >$t/set_event
@@ -35,12 +37,13 @@ if [ -n "${ticktrace+set}" ] || grep -q ticktrace /proc/cmdline; then
 	/sbin/tickprobe timers
 	echo 0 >$t/tracing_on
 	grep -v '^#' $t/trace | sed -n '2000,2150p'
-	echo "== ticktrace: rcvtimeo 3 ms idle, the 40 events before each wait of 5 ms or more"
+	ms=${ticktrace_ms:-3}
+	echo "== ticktrace: rcvtimeo $ms ms idle, the 40 events before each wait of $((ms + 2)) ms or more"
 	echo >$t/trace
 	echo 1 >$t/tracing_on
-	/sbin/tickprobe wait rcvtimeo 3 0 100
+	/sbin/tickprobe wait rcvtimeo "$ms" 0 100
 	echo 0 >$t/tracing_on
-	grep -v '^#' $t/trace | awk '{ l[NR % 40] = $0 } / tickprobe waited / && $NF >= 5000000 && k++ < 3 {
+	grep -v '^#' $t/trace | awk -v min=$(((ms + 2) * 1000000)) '{ l[NR % 40] = $0 } / tickprobe waited / && $NF >= min && k++ < 3 {
 		for (i = NR + 1; i <= NR + 40; i++) print l[i % 40]; print "--" }'
 	echo >$t/set_event
 fi
