@@ -758,6 +758,28 @@ if [ "$(id -u)" -eq 0 ] && [ -w "$T/tracing_on" ] && [ -d "$T/instances" ] &&
 	[ $rc -ne 0 ] && [ "$(wc -l <<<"$msg")" = 1 ] && [[ $msg == *"exists already"* ]] &&
 		report "hzadvise: record.sh -i with an instance that exists: one line" ||
 		report "hzadvise: record.sh -i with an instance that exists: one line" "exit $rc: $msg"
+	# Stopped by SIGTERM: the instance removed within 5 s, the top level untouched.
+	before=$(cat "$T/set_event" "$T/tracing_on")
+	sleeps=$(pgrep -x -f 'sleep 3600' | sort)
+	bash tools/hzadvise/record.sh -i "hzcheck-$$-t" -d 0 -o "$out/rec-t.txt" 2>"$out/rec-t.log" &
+	rec=$!
+	sleep 1.5
+	kill -TERM $rec
+	for _ in $(seq 50); do
+		[ -e "$T/instances/hzcheck-$$-t" ] || kill -0 $rec 2>/dev/null || break
+		sleep 0.1
+	done
+	wait $rec
+	rc=$?
+	p=()
+	[ $rc -eq 143 ] || p+=("exit $rc, want 143")
+	[ ! -e "$T/instances/hzcheck-$$-t" ] || p+=("the instance was left")
+	[ "$(cat "$T/set_event" "$T/tracing_on")" = "$before" ] || p+=("the top level's events or tracing_on changed")
+	grep -q ' hrtimer_expire_entry: ' "$out/rec-t.txt" || p+=("no events kept in the file")
+	# Nothing of it left running (its sleep held a caller's pipe for an hour).
+	left=$(comm -13 <(echo "$sleeps") <(pgrep -x -f 'sleep 3600' | sort))
+	[ -z "$left" ] || { p+=("its sleep is left: pid $left"); kill $left; }
+	report "hzadvise: record.sh -i stopped by SIGTERM: instance removed, top level untouched" "${p[@]}"
 else
 	echo "hzadvise: no tracefs instances here (or not root): record.sh -i not run"
 fi

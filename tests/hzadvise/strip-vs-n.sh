@@ -3,10 +3,12 @@
 # what `record.sh -n` records? Both traces were recorded over the same
 # seconds of one machine (record.sh -i, one instance each): the events of
 # the first, stripped, against the events of the second, as "cpu event
-# payload" (timestamps and the flags column aside: the two instances stamp
-# one event a microsecond apart, and the need-resched flag may be set
-# between the two writes), within the seconds both cover (less 10 ms at
-# each end, as each reader starts and stops on its own).
+# payload" (timestamps, the flags column and timer_start's [timeout=]
+# aside: the two instances stamp one event a microsecond apart, and the
+# need-resched flag may be set, and jiffies move on, between the two
+# writes: timeout= is expires less jiffies as each write reads them),
+# within the seconds both cover (less 10 ms at each end, as each reader
+# starts and stops on its own).
 #
 #	strip-vs-n.sh FULL N
 #
@@ -21,6 +23,7 @@ events() { # file strip: "ts cpu event: payload", one an event
 		{ if (!match($0, / [0-9]+\.[0-9]+: [a-z_]+: /)) next
 		  ev = substr($0, RSTART + 1); ts = ev; sub(/: .*/, "", ts); sub(/^[^ ]* /, "", ev)
 		  c = $0; sub(/^[^[]*\[/, "", c); sub(/\].*/, "", c)
+		  sub(/ \[timeout=-?[0-9]+\]/, "", ev)
 		  print ts, c, ev }'
 }
 events "$1" 1 >"$tmp/a" && events "$2" 0 >"$tmp/b" || exit 2

@@ -144,11 +144,13 @@ done
 trigger="stacktrace:$stacks if function.function == process_timeout && common_pid != 0"
 trig_on=0
 reader=
+sleeper=
 restored=0
 stop=$(mktemp -d "${TMPDIR:-/tmp}/hzadvise-record.XXXXXX") || exit 1
 restore() {
 	[ $restored -eq 1 ] && return
 	restored=1
+	[ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null
 	echo 0 >"$T/tracing_on"
 	[ $trig_on -eq 1 ] && echo "!$trigger" >"$T/events/timer/timer_start/trigger" 2>/dev/null
 	# The reader drains what is left and ends within one period.
@@ -169,7 +171,15 @@ restore() {
 	[[ $f =~ expanded:\ ([0-9]+) ]] && f=${BASH_REMATCH[1]}
 	echo "${f%% *}" >"$T/buffer_size_kb" 2>/dev/null
 	echo "${saved[tracing_on]}" >"$T/tracing_on"
-	[ -n "$made" ] && rmdir "$made" 2>/dev/null
+	# The instance goes once nothing holds it open: on a signal the
+	# reader may still be draining it.
+	if [ -n "$made" ]; then
+		for f in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+			rmdir "$made" 2>/dev/null && break
+			sleep 0.1
+		done
+		[ -e "$made" ] && echo "record.sh: could not remove the tracefs instance $made" >&2
+	fi
 }
 trap restore EXIT
 trap 'exit 130' INT
@@ -297,13 +307,17 @@ echo "record.sh: recording into $out$([ "$secs" -gt 0 ] && echo " for $secs s"),
 # Waiting in `wait`, not in a foreground sleep: bash runs a trap only
 # when its foreground command ends, and `kill PID` (TERM to this script
 # alone, not to its process group as Ctrl-C is) must stop it at once.
+# The sleep is killed on the way out (restore()): left behind, it would
+# hold the caller's stdout open for up to an hour.
 if [ "$secs" -gt 0 ]; then
 	sleep "$secs" &
-	wait $!
+	sleeper=$!
+	wait $sleeper
 else
 	while :; do
 		sleep 3600 &
-		wait $!
+		sleeper=$!
+		wait $sleeper
 	done
 fi
 restore
