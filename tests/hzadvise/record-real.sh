@@ -105,14 +105,18 @@ lighttpd)
 	;;
 daemons)
 	# Daemons of an idle server: chronyd, rsyslogd (a logger line every
-	# 100 ms through its socket), cron.
+	# 100 ms through its socket), cron. (Until 2026-12-07 rsyslogd's
+	# socket was $work/log, the file every bg appends to: rsyslogd put its
+	# socket in the file's place, cron and the logger loop failed to
+	# start, and tests/data/traces/real/daemons.txt.xz holds none of
+	# these daemons' events.)
 	printf 'local stratum 10\nallow 127.0.0.1\ndriftfile %s/drift\ncmdport 0\n' "$work" >"$work/chrony.conf"
 	bg chronyd -d -x -f "$work/chrony.conf"
-	printf 'module(load="imuxsock" SysSock.Name="%s/log")\n*.* %s/messages\n' "$work" "$work" >"$work/rsyslog.conf"
+	printf 'module(load="imuxsock" SysSock.Name="%s/syslog.sock")\n*.* %s/messages\n' "$work" "$work" >"$work/rsyslog.conf"
 	bg rsyslogd -n -f "$work/rsyslog.conf" -i "$work/rsyslog.pid"
 	bg cron -f
 	sleep 0.5
-	bg bash -c "while :; do logger -u $work/log hzreal tick; sleep 0.1; done"
+	bg bash -c "while :; do logger -u $work/syslog.sock hzreal tick; sleep 0.1; done"
 	;;
 build)
 	# A build: gcc and make, two jobs, on a copy of this project's core.
@@ -184,11 +188,11 @@ idled)
 	# a bash read -t 2 loop.
 	printf 'local stratum 10\nallow 127.0.0.1\ndriftfile %s/drift\ncmdport 0\n' "$work" >"$work/chrony.conf"
 	bg chronyd -d -x -f "$work/chrony.conf"
-	printf 'module(load="imuxsock" SysSock.Name="%s/log")\n*.* %s/messages\n' "$work" "$work" >"$work/rsyslog.conf"
+	printf 'module(load="imuxsock" SysSock.Name="%s/syslog.sock")\n*.* %s/messages\n' "$work" "$work" >"$work/rsyslog.conf"
 	bg rsyslogd -n -f "$work/rsyslog.conf" -i "$work/rsyslog.pid"
 	bg cron -f
 	sleep 0.5
-	bg bash -c "while :; do logger -u $work/log hzreal tick; sleep 1; done"
+	bg bash -c "while :; do logger -u $work/syslog.sock hzreal tick; sleep 1; done"
 	;;
 mosquitto-idle)
 	# mosquitto, a subscriber (keep-alive 5 s), a publisher fed a line every 0.5 s.
@@ -211,6 +215,15 @@ memcached-idle)
 	;;
 esac
 sleep 1
+# Every program of the workload still running, or no trace: one that
+# failed to start would leave a trace of something else under its name.
+for p in "${pids[@]}"; do
+	if ! kill -0 "$p" 2>/dev/null; then
+		echo "record-real.sh: $name: a program of the workload exited before the recording:" \
+			"$(tail -1 "$work/log" 2>/dev/null)" >&2
+		exit 1
+	fi
+done
 if [ $both -eq 1 ]; then
 	# Two recordings of the same seconds, each in its own tracefs instance.
 	bash tools/hzadvise/record.sh -i "hzreal-$$-n" -n -d "$secs" -o "$work/$name.n.txt" &
