@@ -85,8 +85,8 @@ static void read_stat(long long *busy, long long *idle)
 	*busy = *idle = -1;
 	if (!f)
 		return;
-	if (fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1],
-		   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+	if (fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]) == 8) {
 		*busy = v[0] + v[1] + v[2] + v[5] + v[6];
 		*idle = v[3] + v[4];
 	}
@@ -111,11 +111,11 @@ static void report(const char *what, struct sample *a, struct sample *b)
 	double s = (b->t - a->t) / 1e9;
 	long hz = sysconf(_SC_CLK_TCK);
 
-	printf("tickprobe: %s elapsed %.3f s: LOC %.1f/s, jiffies %.1f/s, /proc/stat busy %.3f s idle %.3f s (busy+idle %.3f of elapsed), own CPU time %.3f s\n",
+	printf("tickprobe: %s elapsed %.3f s: LOC %.1f/s, jiffies %.1f/s, /proc/stat busy %.3f s "
+	       "idle %.3f s (busy+idle %.3f of elapsed), own CPU time %.3f s\n",
 	       what, s, (b->loc - a->loc) / s, (b->jif - a->jif) / s,
 	       (double)(b->busy - a->busy) / hz, (double)(b->idle - a->idle) / hz,
-	       (double)(b->busy - a->busy + b->idle - a->idle) / hz / s,
-	       (b->cpu - a->cpu) / 1e9);
+	       (double)(b->busy - a->busy + b->idle - a->idle) / hz / s, (b->cpu - a->cpu) / 1e9);
 }
 
 static volatile unsigned long sink;
@@ -218,7 +218,8 @@ static void waits(const char *kind, int ms, int n, int busy)
 		waitpid(child, NULL, 0);
 	}
 	qsort(d, n, sizeof(*d), cmp);
-	printf("tickprobe: wait %s %d ms %s n %d: min %.3f p50 %.3f p99 %.3f max %.3f ms, early %d\n",
+	printf("tickprobe: wait %s %d ms %s n %d: min %.3f p50 %.3f p99 %.3f max %.3f ms, early "
+	       "%d\n",
 	       kind, ms, busy ? "busy" : "idle", n, d[0] / 1e6, d[n / 2] / 1e6,
 	       d[(n * 99) / 100] / 1e6, d[n - 1] / 1e6, early);
 	close(sv[0]);
@@ -273,7 +274,8 @@ static void timers(void)
 	close(pipefd[0]);
 	close(pipefd[1]);
 	/* The children counted 4.5 s (0.2 s before the sample, 0.3 after) */
-	printf("tickprobe: timers 8 waiting (3..97 ms): timeouts %.1f/s, LOC %.1f/s, jiffies %.1f/s\n",
+	printf("tickprobe: timers 8 waiting (3..97 ms): timeouts %.1f/s, LOC %.1f/s, jiffies "
+	       "%.1f/s\n",
 	       total / 4.5, (b.loc - a.loc) / ((b.t - a.t) / 1e9),
 	       (b.jif - a.jif) / ((b.t - a.t) / 1e9));
 }
