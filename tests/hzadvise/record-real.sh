@@ -81,6 +81,18 @@ if [ "$wait_idle" -gt 0 ]; then
 fi
 t0=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
 
+# daemons PERIOD: chronyd, rsyslogd with a logger line every PERIOD s
+# through its own socket (not $work/log, which every bg appends to), cron.
+daemons() {
+	printf 'local stratum 10\nallow 127.0.0.1\ndriftfile %s/drift\ncmdport 0\n' "$work" >"$work/chrony.conf"
+	bg chronyd -d -x -f "$work/chrony.conf"
+	printf 'module(load="imuxsock" SysSock.Name="%s/syslog.sock")\n*.* %s/messages\n' "$work" "$work" >"$work/rsyslog.conf"
+	bg rsyslogd -n -f "$work/rsyslog.conf" -i "$work/rsyslog.pid"
+	bg cron -f
+	sleep 0.5
+	bg bash -c "while :; do logger -u $work/syslog.sock hzreal tick; sleep $1; done"
+}
+
 case $name in
 memcached)
 	# memcached, and a client on one connection: a set and a get every 5 ms.
@@ -110,13 +122,7 @@ daemons)
 	# socket in the file's place, cron and the logger loop failed to
 	# start, and tests/data/traces/real/daemons.txt.xz holds none of
 	# these daemons' events.)
-	printf 'local stratum 10\nallow 127.0.0.1\ndriftfile %s/drift\ncmdport 0\n' "$work" >"$work/chrony.conf"
-	bg chronyd -d -x -f "$work/chrony.conf"
-	printf 'module(load="imuxsock" SysSock.Name="%s/syslog.sock")\n*.* %s/messages\n' "$work" "$work" >"$work/rsyslog.conf"
-	bg rsyslogd -n -f "$work/rsyslog.conf" -i "$work/rsyslog.pid"
-	bg cron -f
-	sleep 0.5
-	bg bash -c "while :; do logger -u $work/syslog.sock hzreal tick; sleep 0.1; done"
+	daemons 0.1
 	;;
 build)
 	# A build: gcc and make, two jobs, on a copy of this project's core.
@@ -186,13 +192,7 @@ idled)
 	# The daemons of an idle server: chronyd, rsyslogd (a logger line
 	# every second through its socket), cron, and sshd-like polling by
 	# a bash read -t 2 loop.
-	printf 'local stratum 10\nallow 127.0.0.1\ndriftfile %s/drift\ncmdport 0\n' "$work" >"$work/chrony.conf"
-	bg chronyd -d -x -f "$work/chrony.conf"
-	printf 'module(load="imuxsock" SysSock.Name="%s/syslog.sock")\n*.* %s/messages\n' "$work" "$work" >"$work/rsyslog.conf"
-	bg rsyslogd -n -f "$work/rsyslog.conf" -i "$work/rsyslog.pid"
-	bg cron -f
-	sleep 0.5
-	bg bash -c "while :; do logger -u $work/syslog.sock hzreal tick; sleep 1; done"
+	daemons 1
 	;;
 mosquitto-idle)
 	# mosquitto, a subscriber (keep-alive 5 s), a publisher fed a line every 0.5 s.
