@@ -48,7 +48,8 @@ if [ -n "${ticktrace+set}" ] || grep -q ticktrace /proc/cmdline; then
 	echo >$t/set_event
 fi
 echo "== tickprobe"
-/sbin/tickprobe "${tickprobe_n:-100}"
+# tickprobe_phase=rt (or timers, spin MS) on the command line: that alone
+/sbin/tickprobe ${tickprobe_phase:-${tickprobe_n:-100}}
 grep -E "LOC|timer" /proc/interrupts
 echo "== dmesg warnings"
 dmesg | grep -E -A5 "WARNING:|BUG:|Oops|Call Trace|Kernel panic" | head -40

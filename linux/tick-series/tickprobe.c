@@ -17,7 +17,14 @@
  *          timer interrupts (LOC) a second, i.e. the CPU's wakeups; fewer
  *          interrupts than timeouts is the wheel coalescing them
  *
+ *   rr     two SCHED_RR processes spinning on the one CPU, 2 s: how long
+ *          each runs before the other takes the CPU (the slice, which
+ *          sched_rr_get_interval() says is 100 ms at every HZ)
+ *   rttime a SCHED_FIFO process spinning under RLIMIT_RTTIME's soft limit
+ *          of 200 ms: the CPU time it had used when SIGXCPU came
+ *
  * "tickprobe spin MS" only spins MS ms (for a trace of a busy CPU);
+ * "tickprobe rt" the rr and rttime phases alone;
  * "tickprobe timers" runs the timers phase alone; "tickprobe wait KIND MS
  * BUSY N" one waits phase, each wait marked in the trace (trace_marker).
  */
@@ -25,10 +32,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -280,6 +289,130 @@ static void timers(void)
 	       (b.jif - a.jif) / ((b.t - a.t) / 1e9));
 }
 
+/*
+ * One of rr()'s spinners: runs until end, a gap of more than 1 ms between
+ * two reads of the clock ending a run (the other spinner had the CPU);
+ * writes the median of its whole runs (the first and the last are cut
+ * by the start and the end) and their count to fd.
+ */
+static void rr_spinner(long long end, int fd)
+{
+	long long runs[256], start, last, t, out[2] = { 0, 0 };
+	int n = 0;
+
+	if (sched_setscheduler(0, SCHED_RR, &(struct sched_param){ .sched_priority = 1 }))
+		_exit(1);
+	start = last = now_ns(CLOCK_MONOTONIC);
+	while ((t = now_ns(CLOCK_MONOTONIC)) < end) {
+		if (t - last > 1000000) {
+			if (n < 256)
+				runs[n++] = last - start;
+			start = t;
+		}
+		last = t;
+	}
+	if (n > 1) {
+		qsort(runs + 1, n - 1, sizeof(runs[0]), cmp);
+		out[0] = runs[1 + (n - 1) / 2];
+		out[1] = n - 1;
+	}
+	if (write(fd, out, sizeof(out)) != sizeof(out))
+		_exit(1);
+	_exit(0);
+}
+
+/*
+ * The rr phase. The parent runs at SCHED_RR priority 2 while it forks, so
+ * that neither spinner runs before both exist; each then drops to
+ * priority 1 and they take turns, a slice each.
+ */
+static void rr(void)
+{
+	struct sched_param hi = { .sched_priority = 2 };
+	long long end = now_ns(CLOCK_MONOTONIC) + 2000000000LL, r[2][2] = { { 0 } };
+	struct timespec iv = { 0, 0 };
+	cpu_set_t all, one;
+	int pipefd[2], i;
+	pid_t pid[2];
+
+	/* Both on one CPU, whatever the machine has */
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	if (pipe(pipefd) || sched_getaffinity(0, sizeof(all), &all) ||
+	    sched_setaffinity(0, sizeof(one), &one) || sched_setscheduler(0, SCHED_RR, &hi)) {
+		printf("tickprobe: rr: cannot run SCHED_RR\n");
+		return;
+	}
+	sched_rr_get_interval(0, &iv);
+	for (i = 0; i < 2; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0)
+			rr_spinner(end, pipefd[1]);
+	}
+	for (i = 0; i < 2; i++) {
+		if (read(pipefd[0], r[i], sizeof(r[i])) != sizeof(r[i]))
+			r[i][1] = 0;
+		waitpid(pid[i], NULL, 0);
+	}
+	sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ .sched_priority = 0 });
+	sched_setaffinity(0, sizeof(all), &all);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	printf("tickprobe: rr slice p50 %.1f and %.1f ms (%lld and %lld runs), "
+	       "sched_rr_get_interval %.1f ms\n",
+	       r[0][0] / 1e6, r[1][0] / 1e6, r[0][1], r[1][1], iv.tv_nsec / 1e6 + iv.tv_sec * 1e3);
+}
+
+static int rttime_fd = -1;
+
+static void on_sigxcpu(int sig)
+{
+	long long cpu = now_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	(void)sig;
+	if (write(rttime_fd, &cpu, sizeof(cpu)) != sizeof(cpu))
+		_exit(1);
+	_exit(0);
+}
+
+/*
+ * The rttime phase: RLIMIT_RTTIME counts the CPU time a real-time task
+ * uses without sleeping; at the soft limit (200 ms) it gets SIGXCPU.
+ * The child gives up after 5 s of CPU time (the hard limit would kill it
+ * at 6 s).
+ */
+static void rttime(void)
+{
+	struct rlimit rl = { 200000, 6000000 };
+	int pipefd[2];
+	long long cpu = -1;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		exit(1);
+	pid = fork();
+	if (pid == 0) {
+		rttime_fd = pipefd[1];
+		signal(SIGXCPU, on_sigxcpu);
+		if (setrlimit(RLIMIT_RTTIME, &rl) ||
+		    sched_setscheduler(0, SCHED_FIFO, &(struct sched_param){ .sched_priority = 1 }))
+			_exit(1);
+		while (now_ns(CLOCK_THREAD_CPUTIME_ID) < 5000000000LL)
+			sink++;
+		_exit(0);
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &cpu, sizeof(cpu)) != sizeof(cpu))
+		cpu = -1;
+	waitpid(pid, NULL, 0);
+	close(pipefd[0]);
+	if (cpu < 0)
+		printf("tickprobe: rttime soft 200 ms: no SIGXCPU in 5 s of CPU time\n");
+	else
+		printf("tickprobe: rttime soft 200 ms: SIGXCPU after %.1f ms of CPU time\n",
+		       cpu / 1e6);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const kinds[] = { "rcvtimeo", "nanosleep", "poll" };
@@ -296,6 +429,11 @@ int main(int argc, char **argv)
 		timers();
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "rt")) {
+		rr();
+		rttime();
+		return 0;
+	}
 	/* tickprobe wait KIND MS BUSY N: one waits phase, marked in a trace */
 	if (argc > 5 && !strcmp(argv[1], "wait")) {
 		mark_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
@@ -304,6 +442,8 @@ int main(int argc, char **argv)
 	}
 	busy_idle();
 	timers();
+	rr();
+	rttime();
 	for (busy = 0; busy < 2; busy++)
 		for (k = 0; k < 3; k++)
 			waits(kinds[k], 50, n, busy);

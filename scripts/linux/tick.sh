@@ -147,11 +147,13 @@ boot() {
 
 # table: one row per log (markdown), the probe's figures. Lateness is
 # what a wait lasted beyond its timeout, in ms: min/p50/p99; "early" the
-# waits of all kinds that ended before their timeout.
+# waits of all kinds that ended before their timeout; "RR slice" the two
+# SCHED_RR spinners' median runs (ms), "RTTIME 200" the CPU time (ms) at
+# which SIGXCPU came for a 200 ms RLIMIT_RTTIME.
 table() {
 	local log
-	echo "| boot | LOC/s busy | LOC/s idle | jiffies/s busy | /proc/stat busy s/s | 8 timers: timeouts/s | 8 timers: LOC/s | rcvtimeo 50 idle | rcvtimeo 50 busy | nanosleep 50 busy | rcvtimeo 3 idle | rcvtimeo 3 busy | early |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| boot | LOC/s busy | LOC/s idle | jiffies/s busy | /proc/stat busy s/s | 8 timers: timeouts/s | 8 timers: LOC/s | rcvtimeo 50 idle | rcvtimeo 50 busy | nanosleep 50 busy | rcvtimeo 3 idle | rcvtimeo 3 busy | early | RR slice | RTTIME 200 |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for log in "$TK"/stock.log "$TK"/stock-hz*.log "$TK"/tick-none.log "$TK"/tick-[0-9]*.log; do
 		[ -f "$log" ] || continue
 		case $log in *-trace.log) continue ;; esac
@@ -162,8 +164,10 @@ table() {
 		/^tickprobe: timers/ { for (i = 1; i <= NF; i++) { if ($i == "timeouts") tt = num($(i + 1)); if ($i == "LOC") tl = num($(i + 1)) } }
 		/^tickprobe: wait/ { t = $4; for (i = 1; i <= NF; i++) { if ($i == "min") mn = $(i + 1); if ($i == "p50") p50 = $(i + 1); if ($i == "p99") p99 = $(i + 1); if ($i == "early") e += num($(i + 1)) }
 			w[$3 " " $4 " " $6] = sprintf("%.3f/%.3f/%.3f", mn - t, p50 - t, p99 - t) }
-		END { printf "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s | %d |\n", name, lb, li, jb, sb / el, tt, tl,
-			w["rcvtimeo 50 idle"], w["rcvtimeo 50 busy"], w["nanosleep 50 busy"], w["rcvtimeo 3 idle"], w["rcvtimeo 3 busy"], e }' "$log"
+		/^tickprobe: rr slice/ { rr = $5 "/" $7 }
+		/^tickprobe: rttime/ { rt = ($6 == "SIGXCPU") ? $8 : "none" }
+		END { printf "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |\n", name, lb, li, jb, sb / el, tt, tl,
+			w["rcvtimeo 50 idle"], w["rcvtimeo 50 busy"], w["nanosleep 50 busy"], w["rcvtimeo 3 idle"], w["rcvtimeo 3 busy"], e, rr, rt }' "$log"
 	done
 }
 
