@@ -190,8 +190,8 @@ for (const p of ps) { const f = () => setTimeout(f, p); f(); }'
 	;;
 idled)
 	# The daemons of an idle server: chronyd, rsyslogd (a logger line
-	# every second through its socket), cron, and sshd-like polling by
-	# a bash read -t 2 loop.
+	# every second through its socket), cron. (Until 2026-12-07 this
+	# said "and a bash read -t 2 loop" too; daemons() never had one.)
 	daemons 1
 	;;
 mosquitto-idle)
