@@ -44,7 +44,7 @@ out=build/bench/linux
 md=build/bench/linux.md
 runs=${LINUX_BENCH_RUNS:-1}
 mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.rc "$out"/*.err "$out"/*.time "$out"/*.qemu "$out"/*.div
+rm -f "$out"/*.log "$out"/*.rc "$out"/*.err "$out"/*.time "$out"/*.qemu "$out"/*.div "$out"/*.fig "$out"/*.func
 bash scripts/deps.sh linux >/dev/null || exit 1
 divcost=${LINUX_BENCH_DIV_CYCLES:-40}
 plugin=$PWD/$out/divcount.so
