@@ -120,6 +120,8 @@ fi
 # BusyBox's programs: bbload.sh).
 boots=("hz100 100 on hzworkload" "hz250 250 on hzworkload" "hz1000 1000 on hzworkload"
 	"hz1000p 1000 off hzworkload" "bb100 100 on busybox" "bb1000 1000 on busybox")
+# make check-long (long.sh): each BusyBox boot once more, the same.
+[ "${ADVISOR_LONG:-0}" = 1 ] && boots+=("bb100r 100 on busybox" "bb1000r 1000 on busybox")
 specs=()
 for b in "${boots[@]}"; do
 	read -r name hz nohz load <<<"$b"
@@ -275,3 +277,26 @@ for pr in "bb100 bb1000" "bb1000 bb100"; do
 	fi
 done
 echo "advisor-linux: the BusyBox table: $out/table-busybox.md"
+
+# make check-long: the bounds do not fail the truth across boots. The same
+# workload booted twice at one HZ, each boot held against the other, both
+# ways: every metric within its bounds.
+if [ "${ADVISOR_LONG:-0}" = 1 ]; then
+	for h in 100 1000; do
+		a=bb$h b=bb${h}r
+		if [ -z "${ok[$a]:-}" ] || [ -z "${ok[$b]:-}" ]; then
+			report "advisor-linux: BusyBox hz=$h booted twice: each within the other's spread bounds" "a boot failed"
+			continue
+		fi
+		p=()
+		n=0
+		for pr in "$a $b" "$b $a"; do
+			read -r x y <<<"$pr"
+			bbcmp -l "$x->$y" "$out/$x.txt" "$h" "$out/$y.txt" "$h" >"$out/$x-$y.cmp" 2>&1 ||
+				p+=("$(grep -E 'FAIL$|^compare: [^ ]*: ' "$out/$x-$y.cmp" | head -3)")
+			n=$((n + $(grep -c ' \(pass\|FAIL\)$' "$out/$x-$y.cmp")))
+		done
+		[ "$n" -ge 20 ] || p+=("$n metrics judged, want 20 or more")
+		report "advisor-linux: BusyBox hz=$h booted twice: each within the other's spread bounds ($n metrics)" "${p[@]}"
+	done
+fi
