@@ -16,7 +16,11 @@
 # and the two vmlinux compared: .text as a whole (objcopy), then every
 # function symbol (nm) by its bytes, so that a difference names the
 # functions it is in. One result per HZ: every function identical, the
-# same set of functions, the same .text size. Logs in
+# same set of functions, the same .text size. A second result: every
+# section the kernel loads (SHF_ALLOC with contents: code, rodata, data,
+# init, per-CPU...) identical byte for byte, so that what differs in the
+# file at all is only in what is not loaded (the symbol table's names:
+# initcalls carry their source line). Logs in
 # build/linux-long/constant-ARCH/.
 cd "$(dirname "$0")/../.." || exit 1
 source scripts/lib.sh
@@ -60,6 +64,36 @@ print("\n".join(sorted(out)))
 ' "$2" "$(readelf -SW "$1" | sed 's/\[ */[/' | awk '$2 == ".text" { print $4 }')"
 }
 
+# loaded VMLINUX: the names of its sections with SHF_ALLOC and contents.
+loaded() {
+	readelf -SW "$1" | sed 's/\[ */[/' | awk '$1 ~ /^\[[0-9]+\]$/ && $3 != "NOBITS" && $8 ~ /A/ { print $2 }'
+}
+
+# sections A B N: every loaded section of A against B's.
+sections() {
+	local sec same=0 bad=()
+	if [ "$(loaded "$1")" != "$(loaded "$2")" ]; then
+		report "linux constant $arch: HZ $3: every loaded section identical" \
+			"not the same sections: $(diff <(loaded "$1") <(loaded "$2") | grep '^[<>]' | head -4 | tr '\n' ' ')"
+		return
+	fi
+	for sec in $(loaded "$1"); do
+		"$objcopy" -O binary --only-section="$sec" "$1" "$out/a.sec" &&
+			"$objcopy" -O binary --only-section="$sec" "$2" "$out/b.sec" || { bad+=("$sec(objcopy)"); continue; }
+		if cmp -s "$out/a.sec" "$out/b.sec"; then
+			same=$((same + 1))
+		else
+			bad+=("$sec")
+		fi
+	done
+	rm -f "$out/a.sec" "$out/b.sec"
+	if [ ${#bad[@]} = 0 ]; then
+		report "linux constant $arch: HZ $3: every loaded section identical ($same sections)"
+	else
+		report "linux constant $arch: HZ $3: every loaded section identical" "${#bad[@]} differ: ${bad[*]:0:8}"
+	fi
+}
+
 for n in ${LINUX_CONSTANT_HZ:-100 250 300 1000}; do
 	a=$(vmlinux fixes "$n") b=$(vmlinux nodyn "$n")
 	[ -n "$a" ] && [ -n "$b" ] || continue
@@ -75,4 +109,5 @@ for n in ${LINUX_CONSTANT_HZ:-100 250 300 1000}; do
 			"$differ of $total functions differ, .text $(stat -c %s "$out/fixes-$n.text") vs $(stat -c %s "$out/nodyn-$n.text") bytes ($out/diff-$n.txt):" \
 			"$(grep '^>' "$out/diff-$n.txt" | head -8 | awk '{ print $2 }' | tr '\n' ' ')"
 	fi
+	sections "$a" "$b" "$n"
 done
