@@ -20,12 +20,13 @@
 #               for a jiffies timer (now - expires) ticks of HZ_B, for an
 #               hrtimer now - softexpires.
 #
-# Tolerances (the issue's): wakeups within 10 %; p99 lateness within 20 %
-# or one tick of HZ_B, whichever is larger. Per program only the
-# workloads' (comm hzw-*) that fired at least 5 times a second in the
-# observation are judged (fewer make no p99); the rest are printed (a
-# kernel thread's sleeps end on wakeups from inside the kernel that the
-# trace does not show). One line per metric:
+# Tolerances without -S or -L (issue 30's): wakeups within 10 %; p99
+# lateness within 20 % or one tick of HZ_B, whichever is larger. Per
+# program only the programs -J names (default the workload's, comm hzw-*)
+# and with -K the kernel's jiffies timers, that fired at least 5 times a
+# second in the observation, are judged (fewer make no p99); the rest are
+# printed (a kernel thread's sleeps end on wakeups from inside the kernel
+# that the trace does not show). One line per metric:
 #
 #	compare: LABEL METRIC predicted P observed O (TOL) pass|FAIL
 #
