@@ -4,8 +4,9 @@
  * Runs in the guest, one CPU; every figure against CLOCK_MONOTONIC.
  *
  *   busy   a CPU-bound loop of 2 s: timer interrupts/s (/proc/interrupts
- *          LOC, the local APIC timer), jiffies/s (/proc/timer_list), and
- *          the CPU time /proc/stat charged over the time that passed
+ *          LOC, the local APIC timer), jiffies/s (/proc/timer_list), the
+ *          CPU time /proc/stat charged over the time that passed, and the
+ *          loop's own rate (under -icount, what the kernel leaves it)
  *   idle   a 2 s nanosleep: the same counts on an idle CPU
  *   wait   a timeout of T ms, N times, by SO_RCVTIMEO (a jiffies timer),
  *          nanosleep and poll (hrtimers), with the CPU otherwise idle or
@@ -142,10 +143,20 @@ static void busy_idle(void)
 	struct sample a, b;
 	struct timespec two = { 2, 0 };
 
+	long long end, loops = 0;
+	int i;
+
 	sample(&a);
-	spin_ns(2000000000LL);
+	/* The CPU-bound loop: what the ticks leave it, in loops a second */
+	end = a.t + 2000000000LL;
+	do {
+		for (i = 0; i < 4096; i++)
+			sink++;
+		loops += 4096;
+	} while (now_ns(CLOCK_MONOTONIC) < end);
 	sample(&b);
 	report("busy", &a, &b);
+	printf("tickprobe: busy loop %.4f M/s\n", loops / ((b.t - a.t) / 1e9) / 1e6);
 	sample(&a);
 	nanosleep(&two, NULL);
 	sample(&b);

@@ -15,7 +15,12 @@
 #   scripts/linux/tick.sh probe           all of it: stock, then the series at
 #                                         tick_hz=100, 250, 300, 1000 and
 #                                         none; then the table
-#   scripts/linux/tick.sh table           the table of the logs there are
+#   scripts/linux/tick.sh compare         stock CONFIG_HZ=R, the variable-HZ
+#                                         series at hz=R and this series at
+#                                         tick_hz=R, side by side (below)
+#   scripts/linux/tick.sh judge           hzcheck, the timer selftests and
+#                                         timerload on the same kernels
+#   scripts/linux/tick.sh table [LOG...]  the table of the logs there are
 #
 # The tree: build/linux-tick/src-stock/, one git tree holding both kinds:
 # Debian's linux-source-6.12 (scripts/fetch-deb.sh --deb, as
@@ -150,11 +155,14 @@ boot() {
 # waits of all kinds that ended before their timeout; "RR slice" the two
 # SCHED_RR spinners' median runs (ms), "RTTIME 200" the CPU time (ms) at
 # which SIGXCPU came for a 200 ms RLIMIT_RTTIME.
+# "loop" the busy phase's CPU-bound loop, millions of rounds a second.
+# table [LOG...]: those logs (by default the probe's).
 table() {
 	local log
-	echo "| boot | LOC/s busy | LOC/s idle | jiffies/s busy | /proc/stat busy s/s | 8 timers: timeouts/s | 8 timers: LOC/s | rcvtimeo 50 idle | rcvtimeo 50 busy | nanosleep 50 busy | rcvtimeo 3 idle | rcvtimeo 3 busy | early | RR slice | RTTIME 200 |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-	for log in "$TK"/stock.log "$TK"/stock-hz*.log "$TK"/tick-none.log "$TK"/tick-[0-9]*.log; do
+	[ $# -gt 0 ] || set -- "$TK"/stock.log "$TK"/stock-hz*.log "$TK"/tick-none.log "$TK"/tick-[0-9]*.log
+	echo "| boot | LOC/s busy | LOC/s idle | jiffies/s busy | /proc/stat busy s/s | loop M/s | 8 timers: timeouts/s | 8 timers: LOC/s | rcvtimeo 50 idle | rcvtimeo 50 busy | nanosleep 50 busy | rcvtimeo 3 idle | rcvtimeo 3 busy | early | RR slice | RTTIME 200 |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	for log in "$@"; do
 		[ -f "$log" ] || continue
 		case $log in *-trace.log) continue ;; esac
 		awk -v name="$(basename "$log" .log)" '
@@ -164,9 +172,10 @@ table() {
 		/^tickprobe: timers/ { for (i = 1; i <= NF; i++) { if ($i == "timeouts") tt = num($(i + 1)); if ($i == "LOC") tl = num($(i + 1)) } }
 		/^tickprobe: wait/ { t = $4; for (i = 1; i <= NF; i++) { if ($i == "min") mn = $(i + 1); if ($i == "p50") p50 = $(i + 1); if ($i == "p99") p99 = $(i + 1); if ($i == "early") e += num($(i + 1)) }
 			w[$3 " " $4 " " $6] = sprintf("%.3f/%.3f/%.3f", mn - t, p50 - t, p99 - t) }
+		/^tickprobe: busy loop/ { lp = $4 }
 		/^tickprobe: rr slice/ { rr = $5 "/" $7 }
 		/^tickprobe: rttime/ { rt = ($6 == "SIGXCPU") ? $8 : "none" }
-		END { printf "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |\n", name, lb, li, jb, sb / el, tt, tl,
+		END { printf "| %s | %s | %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |\n", name, lb, li, jb, sb / el, lp, tt, tl,
 			w["rcvtimeo 50 idle"], w["rcvtimeo 50 busy"], w["nanosleep 50 busy"], w["rcvtimeo 3 idle"], w["rcvtimeo 3 busy"], e, rr, rt }' "$log"
 	done
 }
@@ -185,12 +194,82 @@ probe() {
 	table | tee "$TK/tick-table.md"
 }
 
+# compare: issue 41's side by side, for each R of TICK_COMPARE_HZ (100
+# 250 300 1000): stock built with CONFIG_HZ=R (stock-hzR; stock at 1000),
+# the variable-HZ series booted with hz=R (make linux's release kernel,
+# scripts/linux/build.sh x86_64 release: linux/series, CONFIG_HZ_DYNAMIC,
+# its KUnit suite built in and not run) and this series booted with
+# tick_hz=R, one probe boot each (cmp-KIND-R.log); then their table,
+# build/linux-tick/compare-table.md.
+compare() {
+	local r k rs=${TICK_COMPARE_HZ:-100 250 300 1000} logs=()
+	tree
+	initramfs
+	for r in $rs; do
+		[ "$r" = 1000 ] || build "stock-hz$r"
+	done
+	build stock
+	build tick
+	bash "$DZ_ROOT/scripts/linux/build.sh" x86_64 release >"$TK/build-varhz.log" 2>&1 ||
+		lx_die "the variable-HZ build failed ($TK/build-varhz.log)"
+	cp "$(bash "$DZ_ROOT/scripts/linux/build.sh" --print x86_64 release)" "$TK/bzImage-varhz"
+	for r in $rs; do
+		k=stock-hz$r
+		[ "$r" = 1000 ] && k=stock
+		boot "$k" "cmp-stock-$r" || true
+		boot varhz "cmp-varhz-$r" "hz=$r kunit.enable=0" || true
+		boot tick "cmp-tick-$r" "tick_hz=$r" || true
+		logs+=("$TK/cmp-stock-$r.log" "$TK/cmp-varhz-$r.log" "$TK/cmp-tick-$r.log")
+	done
+	table "${logs[@]}" | tee "$TK/compare-table.md"
+}
+
+# judge: the port's user-space judges (tests/linux's payload: hzcheck,
+# the timer selftests of make check, timerload) on the three kernels of
+# compare, for each R of TICK_COMPARE_HZ: stock CONFIG_HZ=R and the
+# variable-HZ series at hz=R judged as HZ=R; this series at tick_hz=R
+# judged twice, as the HZ=1000 kernel it is (checkhz=1000: does it keep
+# HZ=1000's promises with a slower tick?) and as HZ=R (checkhz=R: what a
+# user who wanted CONFIG_HZ=R sees differ). Logs judge-KIND-R[-as-H].log,
+# then one line each: linuxcheck's summary, hzcheck's, the failed
+# checks, timerload's total.
+judge() {
+	local r k rs=${TICK_COMPARE_HZ:-100 250 300 1000} log
+	bash "$DZ_ROOT/tests/linux/payload.sh" x86_64 >"$TK/payload-checks.log" 2>&1 &&
+		bash "$DZ_ROOT/scripts/linux/initramfs.sh" x86_64 "$TK/initramfs-checks.cpio" \
+			"$DZ_ROOT/build/linux-payload/x86_64" >>"$TK/payload-checks.log" 2>&1 ||
+		lx_die "the checks' initramfs failed ($TK/payload-checks.log)"
+	[ -f "$TK/bzImage-varhz" ] && [ -f "$TK/bzImage-tick" ] || lx_die "run compare first (it builds the kernels)"
+	jboot() { # KIND NAME CMDLINE
+		LINUX_BOOT_TIMEOUT=${TICK_BOOT_TIMEOUT:-2400} lx_boot x86_64 "$TK/bzImage-$1" \
+			"$TK/initramfs-checks.cpio" "$TK/$2.log" \
+			"nokaslr kunit.enable=0 check=hzcheck,kselftest:check,timerload $3" icount || true
+	}
+	for r in $rs; do
+		k=stock-hz$r
+		[ "$r" = 1000 ] && k=stock
+		jboot "$k" "judge-stock-$r" "checkhz=$r"
+		jboot varhz "judge-varhz-$r" "hz=$r"
+		jboot tick "judge-tick-$r-as-1000" "tick_hz=$r checkhz=1000"
+		[ "$r" = 1000 ] || jboot tick "judge-tick-$r-as-$r" "tick_hz=$r checkhz=$r"
+	done
+	for log in "$TK"/judge-*.log; do
+		printf '%s: %s; %s; failed: %s; timerload %s\n' "$(basename "$log" .log)" \
+			"$(grep -m1 '^linuxcheck: summary' "$log" | cut -d' ' -f3-)" \
+			"$(grep -m1 -E '^hzcheck: [0-9]+ ok' "$log" | cut -d' ' -f2-)" \
+			"$(grep -E '^hzcheck: FAIL|^linuxcheck: result .* fail' "$log" | awk '{ print ($2 == "FAIL") ? $3 : $3 }' | tr '\n' ' ')" \
+			"$(grep -m1 '^timerload: total' "$log" | cut -d' ' -f3)"
+	done | tee "$TK/judge-table.txt"
+}
+
 case ${1:-} in
 tree) tree ;;
 build) tree && build "${2:?stock or tick}" ;;
 initramfs) initramfs ;;
 boot) boot "${2:?stock, tick or stock-hzR}" "${3:?a name}" "${4:-}" ;;
 probe) probe ;;
-table) table ;;
+compare) compare ;;
+judge) judge ;;
+table) shift && table "$@" ;;
 *) sed -n '2,/^set -e/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 1 ;;
 esac
