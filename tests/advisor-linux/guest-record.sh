@@ -102,9 +102,19 @@ for s in $T/per_cpu/cpu*/stats; do
 	n=$(sed -n 's/^overrun: //p' "$s")
 	lost=$((lost + ${n:-0}))
 done
+# The idle loop's driver, as tools/hzadvise/record.sh says it: none/0 or DRIVER/N.
+cpuidle=none/0
+d=$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null)
+if [ -n "$d" ] && [ "$d" != none ]; then
+	n=0
+	for s in /sys/devices/system/cpu/cpu0/cpuidle/state[0-9]*; do
+		[ -d "$s" ] && n=$((n + 1))
+	done
+	cpuidle=$(echo "$d" | tr ' ' _)/$n
+fi
 {
-	printf '# hzadvise record: kernel=%s config_hz=? hz=%s nohz=%s cpus=%s seconds=%s workload=%s lost=%s events=%s\n' \
-		"$(uname -r)" "$hz" "$tick" "$cpus" "$secs" "${wl##*/}" "$lost" "$(echo $on | tr ' ' ',')"
+	printf '# hzadvise record: kernel=%s config_hz=? hz=%s nohz=%s cpus=%s seconds=%s workload=%s lost=%s events=%s cpuidle=%s\n' \
+		"$(uname -r)" "$hz" "$tick" "$cpus" "$secs" "${wl##*/}" "$lost" "$(echo $on | tr ' ' ',')" "$cpuidle"
 	cat $T/trace
 } >"$tmp/trace.txt"
 for e in $on; do echo 0 >$T/events/$e/enable; done

@@ -501,6 +501,7 @@ bad=(
 	"--hz 5|--hz 5 $out/net.txt|--hz"
 	"--hz abc|--hz abc $out/net.txt|--hz"
 	"--wheel foo|--wheel foo $out/net.txt|--wheel"
+	"--idle-loop maybe|--idle-loop maybe $out/net.txt|--idle-loop"
 	"--cstates C1:1|--cstates C1:1 $out/net.txt|--cstates"
 	"--max-late-us -1|--max-late-us -1 $out/net.txt|--max-late-us"
 	"--retune 5:100,3:250|--retune 5:100,3:250 $out/net.txt|must increase"
@@ -677,6 +678,80 @@ lost=$(($(grep -c ' sched_switch: ' "$out/bursts.txt") - $(grep -c ' sched_switc
 [ "$lost" -gt 1000 ] && [ -n "$a" ] && within "$b" "$a" 1 &&
 	report "hzadvise: $lost switches into idle missing: replay $b as the whole trace's $a wakeups/s" ||
 	report "hzadvise: $lost switches into idle missing: replay $b as the whole trace's $a wakeups/s" "want within 1 %"
+# The idle loop without a governor (Linux 6.12's do_idle() with no cpuidle
+# driver, or one idle state: QEMU guests, the project's VM): the tick runs
+# once more after each idle entry and stops only after it ran in idle.
+# synth holds writes such a machine at 1000 Hz; at 100 and 250 Hz the
+# ticks are counted here with awk from its idle exits and entries: every
+# jiffy boundary after an idle exit up to the first one after the next
+# idle entry. The same trace replayed as a governor's machine must miss
+# them (the test can fail).
+"$out/synth" holds >"$out/holds.txt"
+holds_ref() { # HZ: ticks/s as Linux's idle loop without a governor makes them
+	awk -v hz="$1" -v off=1000 '
+		BEGIN { n = 0 }
+		/^#/ { next }
+		{
+			for (f = 1; f <= NF; f++)
+				if ($f ~ /^[0-9]+\.[0-9]+:$/) {
+					t = substr($f, 1, length($f) - 1) * 1e9 - off
+					break
+				}
+			if (!nl++)
+				first = t
+			last = t
+		}
+		/hrtimer_start:.*tick_nohz_handler/ && /<idle>/ { s[n] = t }
+		/ sched_switch: .*next_comm=swapper/ { e[n++] = t }
+		END {
+			tick = int(1e9 / hz + 0.5)
+			prev = -1
+			for (k = 0; k < n; k++) {
+				b = (int(s[k] / tick) + 1) * tick
+				if (b <= prev)
+					b = prev + tick
+				for (nb = (int(e[k] / tick) + 1) * tick; b <= nb; b += tick) {
+					c++
+					prev = b
+				}
+			}
+			printf "%.1f", c / ((last - first) / 1e9)
+		}' "$out/holds.txt"
+}
+"$bin" -q --hz 100,250,1000 "$out/holds.txt" >"$out/holds.out" 2>&1
+"$bin" -q --hz 100,250,1000 --idle-loop governor "$out/holds.txt" >"$out/holds-gov.out" 2>&1
+p=()
+grep -q '^source: .* idle_loop=hold ' "$out/holds.out" || p+=("not read as hold: $(grep '^source:' "$out/holds.out")")
+for h in 100 250 1000; do
+	ref=$(holds_ref $h)
+	got=$(field ticks_per_s "$(grep "^setting: hz=$h mode=nohz " "$out/holds.out")")
+	gov=$(field ticks_per_s "$(grep "^setting: hz=$h mode=nohz " "$out/holds-gov.out")")
+	within "$got" "$ref" 1 || p+=("hz=$h: $got ticks/s, awk $ref")
+	# At 1000 Hz the recorded ticks are replayed either way, and at 100 Hz
+	# a burst ends in nearly every tick: 250 Hz tells the two apart.
+	[ $h = 250 ] || continue
+	! within "$gov" "$ref" 20 || p+=("hz=$h as a governor's machine: $gov, within 20 % of $ref")
+	w250="$got against $ref (a governor's $gov)"
+done
+report "hzadvise: synth holds: the tick after each idle entry at 100, 250, 1000 Hz as awk counts it (250: $w250)" "${p[@]}"
+# Which idle loop: the recorder's cpuidle= word first (one state or none:
+# hold), else the trace's own tick stops (a stop with a task run since the
+# last tick: a governor's), else hold.
+p=()
+idle_of() { "$bin" -q "$1" 2>/dev/null | sed -n 's/^source: .* idle_loop=\([a-z]*\) .*/\1/p'; }
+word() { sed "1s|\$| cpuidle=$1|" "$2"; }
+word intel_idle/4 "$out/holds.txt" >"$out/holds-w4.txt"
+word none/0 "$out/bursts.txt" >"$out/bursts-w0.txt"
+word acpi_idle/1 "$out/bursts.txt" >"$out/bursts-w1.txt"
+word 'x' "$out/holds.txt" >"$out/holds-wx.txt"
+for c in "holds.txt hold" "bursts.txt governor" "bursts-n.txt governor" "holds-w4.txt governor" \
+	"bursts-w0.txt hold" "bursts-w1.txt hold" "holds-wx.txt hold"; do
+	read -r f w <<<"$c"
+	[ "$(idle_of "$out/$f")" = "$w" ] || p+=("$f: $(idle_of "$out/$f"), want $w")
+done
+[ "$("$bin" -q --idle-loop hold "$out/bursts.txt" | sed -n 's/^source: .* idle_loop=\([a-z]*\) .*/\1/p')" = hold ] ||
+	p+=("--idle-loop hold not taken")
+report "hzadvise: the idle loop from the recorder's cpuidle= word, else the trace's tick stops" "${p[@]}"
 # --hz without the recorded HZ: the recorded setting is replayed all the
 # same, so the replay is always checked (this test used to expect the
 # re-record flag for a setting "not replayed", and passed only while the

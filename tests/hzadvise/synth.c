@@ -25,7 +25,12 @@
  *                  0.5 ms after T0) the order of the idle exit and the tick
  *                  is a matter of nanoseconds the trace cannot settle, and
  *                  the replay's tick came on the other side of it, 13 %
- *                  more ticks in all.
+ *                  more ticks in all. The tick stops at each idle entry:
+ *                  a machine whose idle governor stops it there.
+ *   synth holds    such bursts, every 9.7 ms, on a machine without a cpuidle
+ *                  governor (Linux 6.12's idle loop): the tick runs once
+ *                  more in idle after each burst, at the next jiffy, and
+ *                  stops there.
  *
  * Each expiry is logged as Linux does: the tick's hrtimer fires at the
  * jiffy, then timer_cancel and timer_expire_entry in the softirq. The
@@ -240,9 +245,16 @@ static void sched_switch(uint64_t ns, int from, int to)
 	line(ns, from, "d..2.", ev);
 }
 
-static void bursts(void)
+/*
+ * hold: as a machine without a cpuidle governor (no driver, or one idle
+ * state) runs it, Linux 6.12's idle loop: after each burst the tick runs
+ * once more in idle (at the next jiffy, within the 8.1 ms the CPU idles)
+ * and is stopped there, not at the idle entry. The bursts then come every
+ * 9.7 ms, so that at 100 and 250 Hz too the tick stops between them.
+ */
+static void bursts(bool hold)
 {
-	const uint64_t period = 2700000, busy = 1600000;
+	const uint64_t period = hold ? 9700000 : 2700000, busy = 1600000;
 	uint64_t ticks = 0;
 
 	header();
@@ -262,9 +274,17 @@ static void bursts(void)
 			ticks++;
 		}
 		sched_switch(t + busy, 300, 0);
-		line(t + busy + 4000, 0, "d..1.", "tick_stop: success=1 dependency=NONE");
 		snprintf(ev, sizeof(ev), "hrtimer_cancel: hrtimer=000000000000beef");
-		line(t + busy + 5000, 0, "d..1.", ev);
+		if (hold) {
+			tick(jiffy_at(T0 + j * TICK), 0);
+			ticks++;
+			line(T0 + j * TICK + 9000, 0, "d..1.",
+			     "tick_stop: success=1 dependency=NONE");
+			line(T0 + j * TICK + 10000, 0, "d..1.", ev);
+		} else {
+			line(t + busy + 4000, 0, "d..1.", "tick_stop: success=1 dependency=NONE");
+			line(t + busy + 5000, 0, "d..1.", ev);
+		}
 	}
 	printf("# ticks %llu\n", (unsigned long long)ticks);
 }
@@ -294,9 +314,12 @@ int main(int argc, char **argv)
 	else if (!strcmp(what, "udp"))
 		udp();
 	else if (!strcmp(what, "bursts"))
-		bursts();
+		bursts(false);
+	else if (!strcmp(what, "holds"))
+		bursts(true);
 	else {
-		fprintf(stderr, "usage: synth idle|sleeps|aligned|spread|udp|bursts [OFFSET]\n");
+		fprintf(stderr,
+			"usage: synth idle|sleeps|aligned|spread|udp|bursts|holds [OFFSET]\n");
 		return 2;
 	}
 	printf("# expiries %llu\n", (unsigned long long)expiries);

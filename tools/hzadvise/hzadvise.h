@@ -65,6 +65,13 @@ struct retune_step {
 };
 #define MAX_RETUNE 32
 
+/*
+ * How the recorded machine's idle loop stops the tick (--idle-loop): as the
+ * trace's recorder says (its cpuidle= word), and "hold" when it says
+ * nothing; or as the option says.
+ */
+enum idle_loop { IDLE_LOOP_AUTO, IDLE_LOOP_HOLD, IDLE_LOOP_GOVERNOR };
+
 struct options {
 	unsigned int hz[32];
 	unsigned int nhz;
@@ -87,6 +94,7 @@ struct options {
 	unsigned int auto_busy, auto_idle;     /* --retune-auto BUSY_HZ:IDLE_HZ, or 0 */
 	bool quiet;			       /* machine-readable lines only */
 	bool verbose;
+	enum idle_loop idle_loop; /* --idle-loop */
 };
 
 /*
@@ -218,7 +226,8 @@ struct source {
 	s64 jiffy_at_k0; /* jiffies at the boundary k = 0 */
 	u64 bucket_checked, bucket_matched; /* timer_start bucket_expiry= against wheel.c */
 	u64 tick_stops, tick_expiries;
-	struct rec *pre; /* timers that fired with no start in the trace: pending before it */
+	u64 stops_untick; /* tick stops with a task's event since that CPU's last tick */
+	struct rec *pre;  /* timers that fired with no start in the trace: pending before it */
 	unsigned int *pre_cpu;
 	size_t npre;
 	struct prog *prog; /* [0..nprog) */
@@ -229,6 +238,14 @@ struct source {
 	unsigned int nbudget;
 	struct map *budget_map; /* budget_key() -> index in budget */
 	u64 stacks;		/* stack traces read (of a task's schedule_timeout) */
+	/*
+	 * The idle loop keeps the tick after every idle entry until the tick
+	 * has run once (Linux's do_idle() without a cpuidle governor: no
+	 * driver, or one idle state), or its governor decides (several).
+	 */
+	bool idle_hold;
+	const char *idle_how; /* why: the recorder's cpuidle= word, the option, the default */
+	char cpuidle[48];     /* the recorder's cpuidle= word as read ("" if none) */
 };
 
 int source_read(const char *path, const struct options *o, struct source *s, char *err,

@@ -30,7 +30,13 @@ static void usage(FILE *f)
 		"  --max-late-us N      a program's timeouts may be late (p99) by this much...\n"
 		"  --max-late-pct P     ...or by P %% of what it asks for, the larger (2000, 100)\n"
 		"  --wheel linux|dynhz  run timers as Linux files them (default: its wheel,\n"
-		"                       deferrable timers, its idle governor), or exactly\n"
+		"                       deferrable timers, its idle loop), or exactly\n"
+		"  --idle-loop hold|governor  how the recorded machine's idle loop stops the\n"
+		"                       tick: hold (no cpuidle driver or one idle state: the\n"
+		"                       tick runs once after each idle entry) or governor\n"
+		"                       (several states: the tick stops where a sleep longer\n"
+		"                       than a tick is expected); default: as the trace's\n"
+		"                       cpuidle= word says, hold when it says nothing\n"
 		"  --html FILE          the report as one self-contained HTML page\n"
 		"  --programs 0|1       the program: lines (default 1)\n"
 		"  --cstates SPEC       NAME:EXIT_US:RESIDENCY_US:WATTS,... shallowest first\n"
@@ -223,6 +229,12 @@ static int option(struct options *o, const char *opt, const char *v)
 		o->wheel_linux = !strcmp(v, "linux");
 		return 0;
 	}
+	if (!strcmp(opt, "--idle-loop")) {
+		if (strcmp(v, "hold") && strcmp(v, "governor"))
+			return fail("--idle-loop: \"%s\" is not hold or governor", v, "");
+		o->idle_loop = !strcmp(v, "hold") ? IDLE_LOOP_HOLD : IDLE_LOOP_GOVERNOR;
+		return 0;
+	}
 	if (!strcmp(opt, "--cstates")) {
 		if (parse_cstates(v, o, err, sizeof(err)))
 			return fail("%s", err, "");
@@ -243,7 +255,7 @@ static bool takes_value(const char *a)
 	for (unsigned int i = 0; with[i]; i++)
 		if (!strcmp(a, with[i]))
 			return true;
-	return false;
+	return !strcmp(a, "--idle-loop");
 }
 
 static int parse_args(int argc, char **argv, struct options *o, const char **path)

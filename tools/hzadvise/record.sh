@@ -35,7 +35,8 @@
 #
 # The first line of FILE is a comment with what the advisor cannot see in
 # the events: the kernel, its CONFIG_HZ and tick mode when the kernel says,
-# the CPU count and the span asked for. Needs root and tracefs.
+# the CPU count, the span asked for, and the cpuidle driver with its number
+# of idle states (cpuidle=none/0 without one: the advisor's idle loop). Needs root and tracefs.
 set -u
 
 usage() {
@@ -195,6 +196,18 @@ kconfig() { # kconfig NAME: its value in the running kernel's config, or ?
 	fi
 	echo "${v:-?}"
 }
+# The idle loop's driver: "none/0" without one, else DRIVER/N with N idle
+# states on CPU 0. hzadvise reads it: with one state or none Linux's idle
+# loop keeps the tick until it has run once after each idle entry.
+cpuidle() {
+	local d n=0 s
+	d=$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null)
+	case $d in '' | none) echo none/0; return ;; esac
+	for s in /sys/devices/system/cpu/cpu0/cpuidle/state[0-9]*; do
+		[ -d "$s" ] && n=$((n + 1))
+	done
+	echo "${d// /_}/$n"
+}
 mode=periodic
 [ "$(kconfig CONFIG_NO_HZ_IDLE)" = y ] && mode=nohz_idle
 [ "$(kconfig CONFIG_NO_HZ_FULL)" = y ] && mode=nohz_full
@@ -213,9 +226,9 @@ done
 echo >"$T/trace"
 
 {
-	printf '# hzadvise record: kernel=%s config_hz=%s tick=%s cpus=%s seconds=%s pids=%s anonymized=%s date=%s\n' \
+	printf '# hzadvise record: kernel=%s config_hz=%s tick=%s cpus=%s seconds=%s pids=%s anonymized=%s date=%s cpuidle=%s\n' \
 		"$(uname -r)" "$(kconfig CONFIG_HZ)" "$mode" "$(nproc)" "$secs" \
-		"${pids[*]:-all}" "$anon" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		"${pids[*]:-all}" "$anon" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(cpuidle)"
 } >"$out" || exit 1
 
 # The task column is "comm-pid". A kernel thread has PF_KTHREAD (0x200000)

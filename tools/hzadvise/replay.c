@@ -48,8 +48,10 @@
  * As Linux would, with nohz: a deferrable timer (flags=D) never wakes an
  * idle CPU; it waits, outside the core's wheel, for the first interrupt of
  * the tick at or after its bucket's jiffy. And the idle loop keeps the
- * tick running where the recorded CPU kept it, or where Linux's idle
- * governor would (it expects to sleep less than a tick).
+ * tick as the recorded machine's would (keep_tick()): without a cpuidle
+ * governor, after every idle entry until the tick has run once; with one,
+ * where the recorded CPU kept it or where the governor would (it expects
+ * to sleep less than a tick).
  *
  * With --retune, the core changes HZ itself at each time the schedule
  * gives (dynhz_host_retune(), between two events, as a power daemon's
@@ -112,6 +114,7 @@ struct ctx {
 	u64 counted; /* busy time is counted to here (ahead of now after a busy mark) */
 	bool idle;
 	bool retain; /* idle, but the tick kept: Linux's idle governor expects a short sleep */
+	bool hold;   /* idle, the tick kept until it runs once: Linux's idle loop, no governor */
 	u64 idle_from;
 	bool any_wake;
 	u64 last_wake;
@@ -380,6 +383,7 @@ static void on_irq(u64 cycles, void *arg)
 	cycles *= NS_PER_CYC;
 	if (cycles >= c->win_lo && cycles <= c->win_hi)
 		c->r->interrupts++;
+	c->hold = false; /* got_tick: the idle loop may stop it now */
 	wake(c, cycles);
 	while (c->nheap && c->heap[0]->due <= cycles) {
 		struct inst *in = c->heap[0];
@@ -447,13 +451,16 @@ static void skip_ticks(struct ctx *c, u64 t)
 	u64 per = period_ns(c), first, k;
 
 	/* c->now is the core's clock: cheap tests first, this runs for every event */
-	if (t - c->now < 8 * per || (c->r->nohz && c->idle && !c->retain) ||
+	if (t - c->now < 8 * per || (c->r->nohz && c->idle && !c->retain && !c->hold) ||
 	    (c->nheap && c->heap[0]->due <= t))
 		return;
 	k = dynhz_host_skip_ticks(per_div(c, t - c->now) - 1, &first);
 	for (u64 i = 0; i < k; i++)
 		on_irq(first + i * (per / NS_PER_CYC), c);
 }
+
+static unsigned long cur_jiffies(const struct ctx *c);
+static u64 jiffy_ns(const struct ctx *c, unsigned long j);
 
 /* Time passes to simulated ns t, busy or idle as decided at the last local event. */
 static void advance(struct ctx *c, u64 t)
@@ -462,8 +469,21 @@ static void advance(struct ctx *c, u64 t)
 	t -= t % NS_PER_CYC;
 	if (t <= c->now)
 		return;
+	/*
+	 * Held (keep_tick()): the tick runs to its next interrupt, which
+	 * on_irq() tells, and the idle loop may stop it from there.
+	 */
+	while (c->hold) {
+		u64 nt = jiffy_ns(c, cur_jiffies(c) + 1);
+
+		if (nt > t)
+			break;
+		dynhz_host_pass(nt - dynhz_host_cycles() * NS_PER_CYC, false);
+		c->now = nt;
+		account(c, nt);
+	}
 	skip_ticks(c, t);
-	dynhz_host_pass(t - dynhz_host_cycles() * NS_PER_CYC, c->idle && !c->retain);
+	dynhz_host_pass(t - dynhz_host_cycles() * NS_PER_CYC, c->idle && !c->retain && !c->hold);
 	c->now = t;
 	account(c, t);
 }
@@ -797,6 +817,36 @@ static bool governor_keeps_tick(const struct ctx *c, const struct rec *r, const 
 	return false; /* nothing more: a long sleep */
 }
 
+/*
+ * Idle after local event r (idle before it too, if was_idle): whether the
+ * tick runs on, as Linux's idle loop would run it.
+ *
+ * Without a cpuidle governor (no driver, or one idle state: QEMU guests,
+ * most VMs), do_idle()'s first pass after an idle entry keeps the tick,
+ * and a later pass stops it only once the tick handler has run in idle
+ * (got_tick; the stop itself then keeps it if a timer is due within the
+ * tick, which the core checks as it stops it): the tick is held until its
+ * next interrupt at H. Where the recorded CPU kept its tick past that (the
+ * recorded tick came again a period later, idle: RCU's callbacks, a timer
+ * due, irq_work), it is held to H's next interrupt again: the reason is
+ * not in the trace, only that the tick ran once more.
+ *
+ * With a governor (menu, teo), it keeps the tick when it expects to sleep
+ * less than a tick: the replay keeps it where the recorded one ran on, or
+ * where the next event it knows of is less than a tick away.
+ */
+static void keep_tick(struct ctx *c, const struct rec *r, const struct rec *end, bool was_idle)
+{
+	if (c->s->idle_hold) {
+		if (!was_idle || (r->flags & RF_TICK_ON))
+			c->hold = true;
+		c->retain = false;
+		return;
+	}
+	c->retain = (r->flags & RF_TICK_ON) ||
+		    (!(r->flags & RF_TICK) && governor_keeps_tick(c, r, end));
+}
+
 /* Whether the CPU is busy after its local event r: the trace's own word, or the rule. */
 static bool busy_after(const struct ctx *c, const struct rec *r)
 {
@@ -858,11 +908,13 @@ static bool one(struct ctx *c, const struct rec *r, const struct rec *end)
 		break;
 	}
 	if (r->flags & RF_LOCAL) {
+		bool was_idle = c->idle;
+
 		set_busy(c, busy_after(c, r));
-		/* As Linux would: the tick stays where the recorded one stayed, or the governor keeps it. */
-		if (c->idle && c->o->wheel_linux && c->r->nohz)
-			c->retain = (r->flags & RF_TICK_ON) ||
-				    (!(r->flags & RF_TICK) && governor_keeps_tick(c, r, end));
+		if (!c->idle)
+			c->hold = false;
+		else if (c->o->wheel_linux && c->r->nohz)
+			keep_tick(c, r, end, was_idle);
 	}
 	c->r->events++;
 	return false;

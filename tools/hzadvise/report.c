@@ -658,11 +658,14 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 	if (!o->quiet) {
 		fprintf(f,
 			"trace: %llu events on %u CPUs over %.3f s; recorded at HZ=%u (%s), %s "
-			"(%s); busy and idle %s\n",
+			"(%s); busy and idle %s; the idle loop %s (%s)\n",
 			(unsigned long long)s->events, s->ncpu, span, s->hz, s->hz_how,
 			s->nohz ? "tickless idle" : "periodic tick", s->mode_how,
 			s->has_sched ? "from its sched_switch/cpu_idle events"
-				     : "by the rule (no sched_switch or cpu_idle events)");
+				     : "by the rule (no sched_switch or cpu_idle events)",
+			s->idle_hold ? "keeps the tick until it runs once after each idle entry"
+				     : "stops the tick where its governor would",
+			s->idle_how);
 		fprintf(f,
 			"observed: %.1f +/- %.1f wakeups/s; jiffies timers late p50 %.0f us, p99 "
 			"%.0f us, max %.0f us (%llu fired)\n",
@@ -697,11 +700,13 @@ void report(FILE *f, const struct options *o, const struct source *s, struct res
 	}
 	fprintf(f,
 		"source: hz=%u mode=%s events=%llu unknown=%llu bad=%llu span_s=%.3f "
-		"wakeups_per_s=%.1f wakeups_ci=%.1f sched=%d clock_offset_us=%.3f\n",
+		"wakeups_per_s=%.1f wakeups_ci=%.1f sched=%d clock_offset_us=%.3f "
+		"idle_loop=%s cpuidle=%s\n",
 		s->hz, mode_name(s->nohz), (unsigned long long)s->events,
 		(unsigned long long)s->unknown, (unsigned long long)s->bad, span, s->wakeups / span,
 		block_ci(s->block_wakeups, s->nblocks) / span, s->has_sched,
-		(double)(s64)s->mono_offset / 1e3);
+		(double)(s64)s->mono_offset / 1e3, s->idle_hold ? "hold" : "governor",
+		s->cpuidle[0] ? s->cpuidle : "?");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct result *r = &res[i];
 		u64 lo, hi;

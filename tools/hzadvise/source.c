@@ -71,6 +71,7 @@ struct cpu1 {
 	u64 last_tick_exp;   /* the tick's last expiry (trace clock) */
 	u64 last_tick_start; /* the tick's last programmed expiry */
 	bool any_tick_exp, any_tick_start;
+	bool task_since_tick; /* a task logged an event since the tick's last expiry */
 	u64 wakeups, recs;
 	uint16_t
 		stk_bud; /* a task's sleep of this budget (1 + index) was started: its stack next */
@@ -1138,6 +1139,20 @@ static void on_event(struct pass *p, const struct hz_event *e)
 	const u64 *woke = NULL;
 	u64 addr = 0;
 
+	/*
+	 * The idle loop's evidence (idle_loop_of()): a tick stopped with no
+	 * tick in idle since a task last ran here (an event in its context,
+	 * the tick's own included) was stopped at an idle loop's first pass,
+	 * which Linux's loop without a governor never does.
+	 */
+	if (e->tick && e->type == HZ_EV_HRTIMER_EXPIRE) {
+		k->task_since_tick = (e->has & HZ_HAS_PID) && e->pid > 0;
+	} else if (e->type == HZ_EV_TICK_STOP && e->success) {
+		p->s->stops_untick += k->task_since_tick;
+	} else if ((e->has & HZ_HAS_PID) && e->pid > 0) {
+		k->task_since_tick = true;
+	}
+
 	/* Only a wakeup that ends a recorded sleep is an event here. */
 	if (e->type == HZ_EV_SCHED_WAKEUP || e->type == HZ_EV_SCHED_WAKING) {
 		woke = woken_sleep(p, e);
@@ -1433,6 +1448,49 @@ static void finish(struct pass *p, const struct options *o)
 	s->npre = p->npre;
 }
 
+/*
+ * How the recorded machine's idle loop stops the tick. Linux 6.12's
+ * do_idle() (kernel/sched/idle.c) calls cpuidle_idle_call(got_tick): with
+ * no cpuidle driver, or a driver of one idle state, it stops the tick only
+ * if it is stopped already or the tick handler ran in the loop's previous
+ * pass (tick_nohz_idle_got_tick()), so that the first pass after every
+ * idle entry keeps it: "hold". With several idle states the governor
+ * decides (menu, teo: the sleep it expects against a tick).
+ *
+ * The recorder says which (record.sh's cpuidle=DRIVER/N). Where it does
+ * not, the trace may: a tick stopped while a task has run on the CPU since
+ * the tick's last expiry was stopped at a first pass, which "hold" never
+ * does; more than one stop in IDLE_EVIDENCE so is taken for a governor. A
+ * trace with no such stops (or none at all) is taken for "hold": the QEMU
+ * guests and the VM the traces here came from have no cpuidle driver
+ * (docs/ADVISOR.md).
+ */
+#define IDLE_EVIDENCE 20
+
+static void idle_loop_of(struct source *s, const struct hz_reader_stats *st,
+			 const struct options *o)
+{
+	if (st->cpuidle_states >= 0)
+		snprintf(s->cpuidle, sizeof(s->cpuidle), "%s/%d", st->cpuidle_driver,
+			 st->cpuidle_states);
+	if (o->idle_loop != IDLE_LOOP_AUTO) {
+		s->idle_hold = o->idle_loop == IDLE_LOOP_HOLD;
+		s->idle_how = "--idle-loop";
+	} else if (st->cpuidle_states >= 0) {
+		s->idle_hold = st->cpuidle_states <= 1;
+		s->idle_how = s->idle_hold ? "the recorder: one idle state or none"
+					   : "the recorder: several idle states";
+	} else if (s->stops_untick * IDLE_EVIDENCE > s->tick_stops) {
+		s->idle_hold = false;
+		s->idle_how = "the trace: its tick stopped where a task ran since the last tick";
+	} else {
+		s->idle_hold = true;
+		s->idle_how = s->tick_stops
+				      ? "the trace: its tick stopped only after it ran in idle"
+				      : "the default: the recorder does not say, nor the trace";
+	}
+}
+
 int source_read(const char *path, const struct options *o, struct source *s, char *err,
 		size_t errlen)
 {
@@ -1476,6 +1534,7 @@ int source_read(const char *path, const struct options *o, struct source *s, cha
 	if (p->stk.in)
 		stack_end(p);
 	st = hz_stats(r);
+	idle_loop_of(s, st, o);
 	s->lines = st->lines;
 	s->unknown = st->unknown;
 	s->bad = st->bad;

@@ -1803,6 +1803,7 @@ struct hz_reader *hz_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	r->cap = HZ_BUF_MIN;
+	r->st.cpuidle_states = -1;
 	r->dec_stderr = -1;
 	fd0 = r->fd = open_input(path, err, errlen);
 	if (r->fd < 0)
@@ -1983,6 +1984,42 @@ static bool has_control(const char *s, size_t n)
 	return false;
 }
 
+/*
+ * The recorder's word on cpuidle: "cpuidle=DRIVER/N" in a line that begins
+ * "# hzadvise record:" (record.sh, guest-record.sh). The first such word
+ * counts; a value that does not parse is ignored (not said).
+ */
+static void note_cpuidle(struct hz_reader *r, const char *s, const char *e)
+{
+	static const char key[] = " cpuidle=";
+	const char *p, *slash, *end;
+	size_t n;
+	int v = 0;
+
+	if (r->st.cpuidle_states >= 0 || !starts(s, e, "# hzadvise record:"))
+		return;
+	for (p = s; (size_t)(e - p) >= sizeof(key) - 1; p++)
+		if (!memcmp(p, key, sizeof(key) - 1))
+			break;
+	if ((size_t)(e - p) < sizeof(key) - 1)
+		return;
+	p += sizeof(key) - 1;
+	for (end = p; end < e && *end != ' ' && *end != '\t' && *end != '\r'; end++)
+		;
+	slash = memchr(p, '/', (size_t)(end - p));
+	n = slash ? (size_t)(slash - p) : 0;
+	if (!slash || !n || n >= sizeof(r->st.cpuidle_driver) || slash + 1 == end)
+		return;
+	for (const char *d = slash + 1; d < end; d++) {
+		if (!is_digit(*d) || v > 9999)
+			return;
+		v = v * 10 + (*d - '0');
+	}
+	memcpy(r->st.cpuidle_driver, p, n);
+	r->st.cpuidle_driver[n] = 0;
+	r->st.cpuidle_states = v;
+}
+
 static void count_comment(struct hz_reader *r, enum comment ck)
 {
 	r->st.comments++;
@@ -2073,9 +2110,11 @@ static int take_line(struct hz_reader *r, const char *line, size_t len, bool nl,
 		note_bad(r, "control bytes", line, len);
 		return 0;
 	}
-	if (kind == HZ_LINE_COMMENT)
+	if (kind == HZ_LINE_COMMENT) {
 		count_comment(r, ck);
-	else if (!r->other || !r->other(r->other_arg, line, len))
+		if (ck == C_HASH)
+			note_cpuidle(r, line, line + len);
+	} else if (!r->other || !r->other(r->other_arg, line, len))
 		r->st.unknown++;
 	return 0;
 }

@@ -97,6 +97,13 @@ struct hz_reader_stats {
 	uint64_t by_type[HZ_EV_TYPES];
 	enum hz_format format;
 	uint32_t max_cpu; /* highest CPU seen */
+	/*
+	 * What the recorder's first line ("# hzadvise record: ... cpuidle=D/N")
+	 * says of the machine's cpuidle: N idle states of driver D ("none/0"
+	 * without a driver); -1 when no line says.
+	 */
+	int cpuidle_states;
+	char cpuidle_driver[32];
 };
 
 struct hz_reader;
