@@ -276,8 +276,8 @@ fi
 # 6.12's idle loop as the guest (no cpuidle driver) runs it, the tick kept
 # after every idle entry until it has run once (hzadvise's "hold"): the
 # wakeups went from 32-36 % high (hz=100 to 1000) and 8-9 % low (1000 to
-# 100) to 0.5-1.7 % low and 2 % low, which passes the spread bounds in 2
-# of 4 pairs one way and 0 of 4 the other; the deferrable
+# 100) to 0.4-3.4 % low and 1-2 % low, which passes the spread bounds in
+# 2 of 5 pairs one way and 1 of 5 the other; the deferrable
 # tcp_orphan_update's p99 lateness fails both ways (10 ms predicted at
 # hz=1000 against 20-22, 20 ms at hz=100 against 10). What is left is
 # RCU's grace-period thread, which at hz=100 wakes every tick and keeps
