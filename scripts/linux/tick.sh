@@ -257,7 +257,7 @@ judge() {
 		printf '%s: %s; %s; failed: %s; timerload %s\n' "$(basename "$log" .log)" \
 			"$(grep -m1 '^linuxcheck: summary' "$log" | cut -d' ' -f3-)" \
 			"$(grep -m1 -E '^hzcheck: [0-9]+ ok' "$log" | cut -d' ' -f2-)" \
-			"$(grep -E '^hzcheck: FAIL|^linuxcheck: result .* fail' "$log" | awk '{ print ($2 == "FAIL") ? $3 : $3 }' | tr '\n' ' ')" \
+			"$(grep -E '^hzcheck: FAIL |^linuxcheck: result [^ ]+ fail ' "$log" | awk '{ print $3 }' | tr '\n' ' ')" \
 			"$(grep -m1 '^timerload: total' "$log" | cut -d' ' -f3)"
 	done | tee "$TK/judge-table.txt"
 }
