@@ -172,6 +172,15 @@ done
 pairs=("hz250 hz1000 nohz" "hz1000 hz250 nohz" "hz100 hz1000 nohz" "hz1000 hz100 nohz"
 	"hz250 hz1000p periodic" "hz1000p hz250 nohz")
 hz_of() { echo "${hzof[$1]}"; }
+# verdict RC TEXT CMP: one result for a compare.sh run: its closing line
+# when it passed, its failed metrics when not.
+verdict() {
+	if [ "$1" -eq 0 ]; then
+		report "$2 ($(tail -1 "$3" | sed 's/^compare: [^ ]* //'))"
+	else
+		report "$2" "$(grep -E 'FAIL$|failed|^compare: [^ ]*: ' "$3" | head -6)"
+	fi
+}
 {
 	echo "| from | predicts | wakeups/s predicted | observed | workloads judged | verdict |"
 	echo "| --- | --- | ---: | ---: | ---: | --- |"
@@ -190,11 +199,7 @@ for pr in "${pairs[@]}"; do
 	judged=$(grep -c ' predicted .* observed .* \(pass\|FAIL\)$' "$out/$a-$b.cmp")
 	echo "| ${desc[$a]} | ${desc[$b]} | $(awk '{ print $5 }' <<<"$w") |" \
 		"$(awk '{ print $7 }' <<<"$w") | $((judged - 1)) metrics | $([ $rc -eq 0 ] && echo pass || echo FAIL) |" >>"$out/table.md"
-	if [ $rc -eq 0 ]; then
-		report "advisor-linux: $what: prediction within tolerance ($(tail -1 "$out/$a-$b.cmp" | sed 's/^compare: [^ ]* //'))"
-	else
-		report "advisor-linux: $what: prediction within tolerance" "$(grep -E 'FAIL$|failed|compare: .*: ' "$out/$a-$b.cmp" | head -6)"
-	fi
+	verdict $rc "advisor-linux: $what: prediction within tolerance" "$out/$a-$b.cmp"
 done
 echo "advisor-linux: the table: $out/table.md"
 
@@ -302,11 +307,7 @@ for pr in "${bbpairs[@]}"; do
 		while IFS='|' read -r m pv ov bd v; do
 			echo "| ${desc[$a]} | ${desc[$b]} | $m | $pv | $ov | $bd | $v |"
 		done >>"$out/table-busybox.md"
-	if [ $rc -eq 0 ]; then
-		report "advisor-linux: $what: prediction within the spread bounds ($(tail -1 "$out/$a-$b.cmp" | sed 's/^compare: [^ ]* //'))"
-	else
-		report "advisor-linux: $what: prediction within the spread bounds" "$(grep -E 'FAIL$|failed$|^compare: [^ ]*: ' "$out/$a-$b.cmp" | head -6)"
-	fi
+	verdict $rc "advisor-linux: $what: prediction within the spread bounds" "$out/$a-$b.cmp"
 done
 echo "advisor-linux: the BusyBox table: $out/table-busybox.md"
 
