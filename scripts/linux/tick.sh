@@ -20,6 +20,8 @@
 #                                         tick_hz=R, side by side (below)
 #   scripts/linux/tick.sh judge           hzcheck, the timer selftests and
 #                                         timerload on the same kernels
+#   scripts/linux/tick.sh cost            timerload's instructions on them,
+#                                         bench/linux's way, against stock R
 #   scripts/linux/tick.sh table [LOG...]  the table of the logs there are
 #
 # The tree: build/linux-tick/src-stock/, one git tree holding both kinds:
@@ -262,6 +264,54 @@ judge() {
 	done | tee "$TK/judge-table.txt"
 }
 
+# cost: instructions, as bench/linux counts them (mode bench: -icount
+# shift=0,sleep=off, one CPU; timerload from bench/linux's initramfs,
+# made by bench/linux/run.sh), for R = 100, 250 and 1000: stock
+# CONFIG_HZ=R, this series at tick_hz=R and the variable-HZ series at
+# hz=R, TICK_COST_RUNS (3) boots each; then each kind's median against
+# stock R's, per row of timerload and in total (cost-table.txt).
+cost() {
+	local r n k c b specs=() out=$TK/cost ird=$DZ_ROOT/build/bench/linux/initramfs.cpio
+	[ -f "$ird" ] || lx_die "no $ird: run bench/linux/run.sh (make bench) first"
+	[ -f "$TK/bzImage-varhz" ] && [ -f "$TK/bzImage-tick" ] || lx_die "run compare first (it builds the kernels)"
+	mkdir -p "$out"
+	rm -f "$out"/*
+	for r in $(seq 1 "${TICK_COST_RUNS:-3}"); do
+		for b in "stock100|stock-hz100|" "tick100|tick|tick_hz=100" "varhz100|varhz|hz=100" \
+			"stock250|stock-hz250|" "tick250|tick|tick_hz=250" "varhz250|varhz|hz=250" \
+			"stock1000|stock|" "tick1000|tick|tick_hz=1000" "varhz1000|varhz|hz=1000"; do
+			IFS='|' read -r n k c <<<"$b"
+			specs+=("$n-$r|x86_64|$TK/bzImage-$k|$ird|nokaslr kunit.enable=0 check=timerload $c|bench|1800|")
+		done
+	done
+	lx_boot_list "$out" "${specs[@]}"
+	for b in "${specs[@]}"; do
+		n=${b%%|*}
+		echo "$n $(grep -m1 '^timerload: total' "$out/$n.log" | cut -d' ' -f3) $(awk '/^timerload: [a-z0-9_]+ [0-9]+ rounds [0-9]+ ns$/ { printf "%s=%s ", $2, $5 }' "$out/$n.log")"
+	done >"$out/totals.txt"
+	python3 - "$out/totals.txt" <<'PY' | tee "$TK/cost-table.txt"
+import collections, statistics, sys
+d = collections.defaultdict(lambda: collections.defaultdict(list))
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) < 2 or not f[1].isdigit():
+        print("cost: no timerload total in boot", f[0] if f else "?")
+        continue
+    kind = f[0].rsplit("-", 1)[0]
+    d[kind]["total"].append(int(f[1]))
+    for kv in f[2:]:
+        k, v = kv.split("=")
+        d[kind][k].append(int(v))
+for r in ("100", "250", "1000"):
+    s = d["stock" + r]
+    for kind in ("tick", "varhz"):
+        o = d[kind + r]
+        rows = ["%s %.4f" % (k, statistics.median(o[k]) / statistics.median(s[k]))
+                for k in s if o.get(k)]
+        print("R=%s %s/stock: %s" % (r, kind, ", ".join(rows)))
+PY
+}
+
 case ${1:-} in
 tree) tree ;;
 build) tree && build "${2:?stock or tick}" ;;
@@ -270,6 +320,7 @@ boot) boot "${2:?stock, tick or stock-hzR}" "${3:?a name}" "${4:-}" ;;
 probe) probe ;;
 compare) compare ;;
 judge) judge ;;
+cost) cost ;;
 table) shift && table "$@" ;;
 *) sed -n '2,/^set -e/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 1 ;;
 esac
