@@ -1998,10 +1998,8 @@ static void note_cpuidle(struct hz_reader *r, const char *s, const char *e)
 
 	if (r->st.cpuidle_states >= 0 || !starts(s, e, "# hzadvise record:"))
 		return;
-	for (p = s; (size_t)(e - p) >= sizeof(key) - 1; p++)
-		if (!memcmp(p, key, sizeof(key) - 1))
-			break;
-	if ((size_t)(e - p) < sizeof(key) - 1)
+	p = memmem(s, (size_t)(e - s), key, sizeof(key) - 1);
+	if (!p)
 		return;
 	p += sizeof(key) - 1;
 	for (end = p; end < e && *end != ' ' && *end != '\t' && *end != '\r'; end++)
