@@ -196,6 +196,9 @@ probe() {
 	table | tee "$TK/tick-table.md"
 }
 
+# stock_kind R: the tick.sh kind of stock built with CONFIG_HZ=R.
+stock_kind() { if [ "$1" = 1000 ]; then echo stock; else echo "stock-hz$1"; fi; }
+
 # compare: issue 41's side by side, for each R of TICK_COMPARE_HZ (100
 # 250 300 1000): stock built with CONFIG_HZ=R (stock-hzR; stock at 1000),
 # the variable-HZ series booted with hz=R (make linux's release kernel,
@@ -216,8 +219,7 @@ compare() {
 		lx_die "the variable-HZ build failed ($TK/build-varhz.log)"
 	cp "$(bash "$DZ_ROOT/scripts/linux/build.sh" --print x86_64 release)" "$TK/bzImage-varhz"
 	for r in $rs; do
-		k=stock-hz$r
-		[ "$r" = 1000 ] && k=stock
+		k=$(stock_kind "$r")
 		boot "$k" "cmp-stock-$r" || true
 		boot varhz "cmp-varhz-$r" "hz=$r kunit.enable=0" || true
 		boot tick "cmp-tick-$r" "tick_hz=$r" || true
@@ -248,8 +250,7 @@ judge() {
 			"nokaslr kunit.enable=0 check=hzcheck,kselftest:check,timerload $3" icount || true
 	}
 	for r in $rs; do
-		k=stock-hz$r
-		[ "$r" = 1000 ] && k=stock
+		k=$(stock_kind "$r")
 		jboot "$k" "judge-stock-$r" "checkhz=$r"
 		jboot varhz "judge-varhz-$r" "hz=$r"
 		jboot tick "judge-tick-$r-as-1000" "tick_hz=$r checkhz=1000"
